@@ -1,0 +1,686 @@
+"""The DĒMOS game kernel: whole games in numba, policies called through function pointers.
+
+One game is ``play_game``: setup (D2), rounds (D3–D5), Scandal (D6), election (D7, D9).
+Every decision goes through ``_decide``: it builds the seat's observation (``observe``),
+calls that seat's policy (a first-class numba function, so policies plug in without
+touching this file), checks the answer is one of the legal options, and — when
+``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the hidden
+state (the M2 observation test). With ``cfg[C_LOG]`` set, the game writes an event log
+that :mod:`demos_sim.demos.record` turns into a GAME_RECORD.md record: records come from
+this same kernel.
+
+Random streams of a game with 64-bit key ``key``: the Power pile ``derive(key, 0, 0)``,
+round ``r``'s People deck ``derive(key, 0, r+1)``, seat ``p``'s policy
+``derive(key, 1, p)``, the observation test's scrambles ``derive(key, 2, 0)``. Decks
+therefore do not depend on the policies or on the variants (common random numbers).
+"""
+
+import numpy as np
+from numba import njit
+
+from demos_sim.demos.layout import (
+    C_CARRE, C_CHECK_OBS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
+    C_MAX_ROUNDS, C_MEDIA_OPT, C_MEDIA_REVEALED, C_MODE, C_N, C_NO_TRIO_POINTS, C_NSIDES,
+    C_P3_MONO, C_RB, C_ROUND_CAP, C_RULES, C_SECRET_OPT, C_SIDE, C_SIDE_VETOES, C_TP_SUM,
+    DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
+    EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
+    EV_UNAN, EV_VETO, EV_W, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
+    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, O_GVER, OBS_LEN, R_CUM,
+    R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
+    S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
+    S_FIG, S_FIGUP, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
+    S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC, S_SEC_TAKE, S_SEC_UP, S_TABLE, S_TRUNC,
+    S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, ST_LEN,
+)
+from demos_sim.demos.observe import observe, scramble_hidden
+from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.rng import derive, shuffle_inplace
+
+D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF = 0, 1, 2
+DIAG_LEN = 4
+
+
+# ------------------------------------------------------------------ small helpers
+@njit(cache=True, inline="always")
+def _log(cfg, log, t, a, b, c, d, e):
+    if cfg[C_LOG] == 0:
+        return
+    i = log[0]
+    if i + EV_W >= log.shape[0]:
+        log[1] = 1  # overflow flag; the record layer refuses the game
+        return
+    log[i] = t
+    log[i + 1] = a
+    log[i + 2] = b
+    log[i + 3] = c
+    log[i + 4] = d
+    log[i + 5] = e
+    log[0] = i + EV_W
+
+
+@njit(cache=True, inline="always")
+def _seat_at(st, cfg, j):
+    """The j-th seat of the round's action order: dealer+1, dealer+2, …, dealer."""
+    return (st[S_DEALER] + 1 + j) % cfg[C_N]
+
+
+@njit(cache=True)
+def _draw(st):
+    pos = st[S_DECK_POS]
+    if pos >= st[S_DECK_LEN]:
+        raise RuntimeError("People deck ran out (D2.3 should prevent this)")
+    st[S_DECK_POS] = pos + 1
+    return st[S_DECK + pos]
+
+
+@njit(cache=True)
+def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
+    """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
+    if n_opts == 1:
+        return opts[0]  # a forced move is no decision: no policy call, no random draw
+    row = obs[seat]
+    observe(st, cfg, seat, kind, row)
+    if cfg[C_CHECK_OBS] != 0:
+        saved = prng[seat]
+        idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
+        after = prng[seat]
+        st2 = st.copy()
+        scramble_hidden(st2, cfg, seat, kind, srng)
+        row2 = np.full(OBS_LEN, -9, np.int64)
+        observe(st2, cfg, seat, kind, row2)
+        diag[D_CHECKED] += 1
+        for i in range(OBS_LEN):
+            if i != O_GVER and row2[i] != row[i]:
+                diag[D_OBS_DIFF] += 1
+                break
+        prng[seat] = saved
+        idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
+        if idx2 != idx:
+            diag[D_DECISION_DIFF] += 1
+        prng[seat] = after
+    else:
+        idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
+    if idx < 0 or idx >= n_opts:
+        raise ValueError("a policy returned an index outside its legal options")
+    return opts[idx]
+
+
+@njit(cache=True)
+def _add_figure(st, p, f):
+    k = st[S_NFIG + p]
+    st[S_FIG + p * NFIG + k] = f
+    st[S_NFIG + p] = k + 1
+
+
+# ------------------------------------------------------------------ D3 a round
+@njit(cache=True)
+def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res):
+    n = cfg[C_N]
+    full = cfg[C_RULES] == 0
+    r = st[S_ROUND]
+    st[S_DEALER] = r % n                                    # D2.1
+    # D3.1 gather and shuffle the People deck (simplified: no aces, D1)
+    m = 0
+    for c in range(40):
+        if full or c % 10 != 0:
+            st[S_DECK + m] = c
+            m += 1
+    st[S_DECK_LEN] = m
+    st[S_DECK_POS] = 0
+    chance = np.empty(1, np.uint64)
+    chance[0] = derive(key, 0, r + 1)
+    shuffle_inplace(st[S_DECK:S_DECK + m], m, chance, 0)
+    _log(cfg, log, EV_ROUND, r, st[S_DEALER], m, 0, 0)
+    for i in range(m):
+        _log(cfg, log, EV_DECK, st[S_DECK + i], 0, 0, 0, 0)
+    for p in range(MAXP):
+        st[S_HAND + p] = 0
+        st[S_PUB + p] = -1
+        st[S_SEC + p] = -1
+        st[S_SEC_TAKE + p] = -2
+        st[S_UNAN + p] = -1
+        st[S_UNAN_TAKE + p] = -2
+    st[S_TABLE] = 0
+    st[S_FACEUP] = 0
+    st[S_SEC_UP] = 0
+    st[S_VETOED] = 0
+    for _ in range(5):                                       # D3.1 deal one at a time
+        for j in range(n):
+            p = _seat_at(st, cfg, j)
+            st[S_HAND + p] |= 1 << _draw(st)
+
+    # D3.2 public discard
+    for j in range(n):
+        p = _seat_at(st, cfg, j)
+        h = st[S_HAND + p]
+        k = 0
+        for c in range(40):
+            if (h >> c) & 1:
+                opts[k] = c
+                k += 1
+        d = _decide(fns, st, cfg, obs, p, K_PUBLIC, opts, k, params, prng, srng, diag)
+        st[S_HAND + p] = (h & ~(1 << d)) | (1 << _draw(st))
+        st[S_PUB + p] = d
+        st[S_TABLE] |= 1 << d
+        st[S_FACEUP] |= 1 << d
+        _log(cfg, log, EV_PUBLIC, p, d, 0, 0, 0)
+
+    # D3.3 secret discard
+    for j in range(n):
+        p = _seat_at(st, cfg, j)
+        h = st[S_HAND + p]
+        tab = st[S_TABLE]
+        k = 0
+        if cfg[C_SECRET_OPT]:
+            opts[k] = -1
+            k += 1
+        for d in range(40):
+            if (h >> d) & 1:
+                opts[k] = d * 64 + DECK_TOP
+                k += 1
+                for t in range(40):
+                    if (tab >> t) & 1:
+                        opts[k] = d * 64 + t
+                        k += 1
+        o = _decide(fns, st, cfg, obs, p, K_SECRET, opts, k, params, prng, srng, diag)
+        if o < 0:
+            st[S_SEC_TAKE + p] = -1                          # a pass (full rules)
+            _log(cfg, log, EV_SECRET, p, -1, -1, 0, 0)
+            continue
+        d = o // 64
+        t = o % 64
+        h &= ~(1 << d)
+        st[S_SEC + p] = d
+        if t == DECK_TOP:
+            h |= 1 << _draw(st)
+        else:
+            h |= 1 << t
+            st[S_TABLE] &= ~(1 << t)
+        st[S_HAND + p] = h
+        st[S_SEC_TAKE + p] = t
+        _log(cfg, log, EV_SECRET, p, d, t, 0, 0)
+
+    if full:
+        # D3.4.1 veto check: each side holding a veto, asked once, at its first member
+        asked = 0
+        for j in range(n):
+            p = _seat_at(st, cfg, j)
+            side = cfg[C_SIDE + p]
+            if (asked >> side) & 1:
+                continue
+            asked |= 1 << side
+            if st[S_VETO + side] <= 0:
+                continue
+            opts[0] = 0
+            opts[1] = 1
+            if _decide(fns, st, cfg, obs, p, K_VETO, opts, 2, params, prng, srng, diag) == 1:
+                st[S_VETO + side] -= 1
+                st[S_VETOED] = 1
+                st[S_GVER] += 1
+                res[R_VETOES_USED] += 1
+                _log(cfg, log, EV_VETO, p, 0, 0, 0, 0)
+                break
+        if st[S_VETOED] == 0:
+            # D3.4.2 secret discards face up; visible = public not taken + all secret
+            for p in range(n):
+                if st[S_SEC_TAKE + p] >= 0:
+                    st[S_TABLE] |= 1 << st[S_SEC + p]
+                    st[S_FACEUP] |= 1 << st[S_SEC + p]
+            st[S_SEC_UP] = 1
+            # D3.4.3 each discards face down (out of the round), then draws or takes
+            for j in range(n):
+                p = _seat_at(st, cfg, j)
+                h = st[S_HAND + p]
+                tab = st[S_TABLE]
+                k = 0
+                for d in range(40):
+                    if (h >> d) & 1:
+                        opts[k] = d * 64 + DECK_TOP
+                        k += 1
+                        for t in range(40):
+                            if (tab >> t) & 1:
+                                opts[k] = d * 64 + t
+                                k += 1
+                o = _decide(fns, st, cfg, obs, p, K_UNAN, opts, k, params, prng, srng, diag)
+                d = o // 64
+                t = o % 64
+                h &= ~(1 << d)
+                st[S_UNAN + p] = d
+                if t == DECK_TOP:
+                    h |= 1 << _draw(st)
+                else:
+                    h |= 1 << t
+                    st[S_TABLE] &= ~(1 << t)
+                st[S_HAND + p] = h
+                st[S_UNAN_TAKE + p] = t
+                _log(cfg, log, EV_UNAN, p, d, t, 0, 0)
+
+    # D4 showdown (hands hold 5 cards, D3.5)
+    keys = np.empty(MAXP, np.int64)
+    kinds = np.zeros(MAXP, np.int64)
+    scores = np.zeros(MAXP, np.int64)
+    best = -1
+    for p in range(n):
+        h = st[S_HAND + p]
+        kd, sc, cm = best_combo(h, 1 if full else 0, cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1],
+                                cfg[C_RB + 2], st[S_FAV + p], cfg[C_FAV_BONUS])
+        kinds[p] = kd
+        scores[p] = sc
+        keys[p] = round_key(h, kd, sc, cm)
+        if keys[p] > best:
+            best = keys[p]
+        _log(cfg, log, EV_SHOW, p, h, kd, cm, sc)
+    # D4.3 / D9.4 winners, and the drawing order of D4.5
+    ent_seat = np.empty(MAXP, np.int64)   # the place (seat) of each winning side
+    ent_side = np.empty(MAXP, np.int64)
+    ent_carre = np.zeros(MAXP, np.int64)
+    n_ent = 0
+    if best >= 0:
+        for j in range(n):
+            p = _seat_at(st, cfg, j)
+            if keys[p] != best:
+                continue
+            _log(cfg, log, EV_WIN, p, 0, 0, 0, 0)
+            side = cfg[C_SIDE + p]
+            e = -1
+            for x in range(n_ent):
+                if ent_side[x] == side:
+                    e = x
+            if e < 0:
+                e = n_ent
+                ent_seat[e] = p
+                ent_side[e] = side
+                ent_carre[e] = 0
+                n_ent += 1
+            if kinds[p] == 2:
+                ent_carre[e] = 1
+    carre_win = False
+    for e in range(n_ent):                                     # D4.5
+        if ent_carre[e]:
+            carre_win = True
+        owed = 2 if ent_carre[e] else 1
+        for _ in range(owed):
+            if st[S_PILE_POS] >= st[S_PILE_LEN]:
+                break
+            f = st[S_PILE + st[S_PILE_POS]]
+            st[S_PILE_POS] += 1
+            receiver = ent_seat[e]
+            if cfg[C_MODE] != 0:
+                k = 0
+                for q in range(n):
+                    if cfg[C_SIDE + q] == ent_side[e]:
+                        opts[k] = q
+                        k += 1
+                if k > 1:                                      # D9.4 the team allocates
+                    st[S_ARG0] = f
+                    receiver = _decide(fns, st, cfg, obs, ent_seat[e], K_ALLOC, opts, k,
+                                       params, prng, srng, diag)
+            _add_figure(st, receiver, f)
+            st[S_GVER] += 1
+            _log(cfg, log, EV_FIG, receiver, f, 0, 0, 0)
+    if carre_win:                                              # D4.6, D9.4 Carré reveal
+        for j in range(n):
+            p = _seat_at(st, cfg, j)
+            exempt = False
+            for e in range(n_ent):
+                if ent_carre[e] and ent_side[e] == cfg[C_SIDE + p]:
+                    if cfg[C_MODE] != 0 or kinds[p] == 2:
+                        exempt = True
+            if exempt:
+                continue
+            for i in range(st[S_NFIG + p]):
+                f = st[S_FIG + p * NFIG + i]
+                if f < MEDIA0:
+                    if not (st[S_FIGUP + p] >> f) & 1:
+                        st[S_FIGUP + p] |= 1 << f
+                        _log(cfg, log, EV_REVEAL, p, f, 0, 0, 0)
+                    break
+    for p in range(n):                                         # D4.7
+        st[S_SCORE + p] = scores[p]
+        st[S_CUM + p] += scores[p]
+        _log(cfg, log, EV_POINTS, p, scores[p], 0, 0, 0)
+    st[S_GVER] += 1
+
+
+# ------------------------------------------------------------------ D6 Scandal
+@njit(cache=True)
+def _legal_targets(st, cfg, p, opts, k0):
+    """Append every legal Media target of ``p`` (D6.2, D6.3) as target*16 + slot."""
+    k = k0
+    for q in range(cfg[C_N]):
+        if q == p:
+            continue
+        for i in range(st[S_NFIG + q]):
+            f = st[S_FIG + q * NFIG + i]
+            if f >= MEDIA0 or st[S_COVER + f] >= 0:
+                continue
+            if (st[S_FIGUP + q] >> f) & 1 and cfg[C_MEDIA_REVEALED] == 0:
+                continue
+            opts[k] = q * 16 + i
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
+    n = cfg[C_N]
+    indep = cfg[C_INDEP]
+    held = np.zeros(MAXP, np.int64)
+    for p in range(n):                                      # D6.2 Media are revealed
+        for i in range(st[S_NFIG + p]):
+            f = st[S_FIG + p * NFIG + i]
+            if f >= MEDIA0:
+                held[p] += 1
+                st[S_FIGUP + p] |= 1 << f
+    plays = np.zeros(MAXP, np.int64)
+    for p in range(n):
+        st[S_MEDIA_OWNED + p] = held[p]
+        if held[p] == 2:
+            if p == indep:                                  # D9.6 the Independent's choice
+                if cfg[C_IND_ACT]:
+                    plays[p] = 2
+                else:
+                    _log(cfg, log, EV_KEPT, p, 0, 0, 0, 0)
+            else:                                           # D6.1 they cancel out
+                st[S_MEDIA_OWNED + p] = 0
+                _log(cfg, log, EV_CANCEL, p, 0, 0, 0, 0)
+        elif held[p] == 1:
+            plays[p] = 1
+    st[S_GVER] += 1
+    for j in range(n):                                      # action order of the last round
+        p = _seat_at(st, cfg, j)
+        for _ in range(plays[p]):
+            k = 0
+            if cfg[C_MEDIA_OPT]:
+                opts[0] = -1
+                k = 1
+            k1 = _legal_targets(st, cfg, p, opts, k)
+            if k1 == k:
+                continue                                    # no legal target: no effect
+            o = _decide(fns, st, cfg, obs, p, K_MEDIA, opts, k1, params, prng, srng, diag)
+            if o < 0:
+                continue
+            q = o // 16
+            i = o % 16
+            f = st[S_FIG + q * NFIG + i]
+            st[S_ARG0] = q
+            st[S_ARG1] = i
+            for c in range(4):
+                opts[c] = c
+            colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, srng, diag)
+            st[S_COVER + f] = colour
+            st[S_FIGUP + q] |= 1 << f
+            st[S_GVER] += 1
+            _log(cfg, log, EV_MEDIA, p, q, f, colour, 0)
+
+
+# ------------------------------------------------------------------ D7 / D9 election
+@njit(cache=True)
+def best_trio(st, p):
+    """D7.1–D7.2: (harmony, e, l, j, achievable-harmony bitmask) of ``p``'s best trio.
+
+    Harmony 3/2/1 = 3/2/1 distinct colours after Media; 0 = no trio. Every Media-covered
+    figure must be in the trio; two covered figures of one type leave no trio.
+    """
+    cand = np.full((3, 4), -1, np.int64)
+    ncand = np.zeros(3, np.int64)
+    ncov = np.zeros(3, np.int64)
+    for i in range(st[S_NFIG + p]):
+        f = st[S_FIG + p * NFIG + i]
+        if f >= MEDIA0:
+            continue
+        t = f // 4
+        if st[S_COVER + f] >= 0:
+            ncov[t] += 1
+            cand[t, 0] = f
+            ncand[t] = -1            # marks "covered: only this one"
+        elif ncand[t] >= 0:
+            cand[t, ncand[t]] = f
+            ncand[t] += 1
+    for t in range(3):
+        if ncov[t] >= 2:
+            return 0, -1, -1, -1, 0
+        if ncand[t] == -1:
+            ncand[t] = 1
+        if ncand[t] == 0:
+            return 0, -1, -1, -1, 0
+    bh = 0
+    be = -1
+    bl = -1
+    bj = -1
+    achievable = 0
+    for a in range(ncand[0]):
+        e = cand[0, a]
+        ce = st[S_COVER + e] if st[S_COVER + e] >= 0 else e % 4
+        for b in range(ncand[1]):
+            l = cand[1, b]
+            cl = st[S_COVER + l] if st[S_COVER + l] >= 0 else l % 4
+            for c in range(ncand[2]):
+                jf = cand[2, c]
+                cj = st[S_COVER + jf] if st[S_COVER + jf] >= 0 else jf % 4
+                distinct = 1 + (cl != ce) + (cj != ce and cj != cl)
+                achievable |= 1 << distinct
+                if distinct > bh:
+                    bh = distinct
+                    be = e
+                    bl = l
+                    bj = jf
+    return bh, be, bl, bj, achievable
+
+
+@njit(cache=True)
+def _colour_of(st, f):
+    return st[S_COVER + f] if st[S_COVER + f] >= 0 else f % 4
+
+
+@njit(cache=True)
+def _side_tiebreak(st, cfg, side):
+    """D9.5: the side's points for breaking ties (max member or members' sum)."""
+    v = 0
+    for q in range(cfg[C_N]):
+        if cfg[C_SIDE + q] == side:
+            c = st[S_CUM + q]
+            if cfg[C_TP_SUM]:
+                v += c
+            elif c > v:
+                v = c
+    return v
+
+
+@njit(cache=True)
+def _best_sides(st, cfg, side_h, eligible):
+    """Sides with the best harmony among ``eligible`` (> 0), ties by D9.5; bitmask."""
+    ns = cfg[C_NSIDES]
+    bh = 0
+    for s in range(ns):
+        if eligible[s] and side_h[s] > bh:
+            bh = side_h[s]
+    if bh == 0:
+        return 0
+    bv = -1
+    for s in range(ns):
+        if eligible[s] and side_h[s] == bh:
+            v = _side_tiebreak(st, cfg, s)
+            if v > bv:
+                bv = v
+    win = 0
+    for s in range(ns):
+        if eligible[s] and side_h[s] == bh and _side_tiebreak(st, cfg, s) == bv:
+            win |= 1 << s
+    return win
+
+
+@njit(cache=True)
+def _election(st, cfg, log, res):
+    n = cfg[C_N]
+    mode = cfg[C_MODE]
+    harm = np.zeros(MAXP, np.int64)
+    ach = np.zeros(MAXP, np.int64)
+    for p in range(n):
+        h, e, l, j, a = best_trio(st, p)
+        harm[p] = h
+        ach[p] = a
+        cols = -1
+        if h > 0:
+            cols = (_colour_of(st, e) * 4 + _colour_of(st, l)) * 4 + _colour_of(st, j)
+        _log(cfg, log, EV_TRIO, p, e, l, j, (cols * 4 + h) if h > 0 else 0)  # colours packed over harmony
+        res[R_HARMONY + p] = h
+    ns = cfg[C_NSIDES]
+    win = 0
+    if mode == 0:                                            # D7.3, D7.4
+        bh = 0
+        for p in range(n):
+            if harm[p] > bh:
+                bh = harm[p]
+        if bh > 0 or cfg[C_NO_TRIO_POINTS]:
+            bv = -1
+            for p in range(n):
+                if harm[p] == bh and st[S_CUM + p] > bv:
+                    bv = st[S_CUM + p]
+            for p in range(n):
+                if harm[p] == bh and st[S_CUM + p] == bv:
+                    win |= 1 << p
+    else:
+        side_h = np.zeros(MAXP, np.int64)
+        eligible = np.zeros(MAXP, np.bool_)
+        for p in range(n):
+            s = cfg[C_SIDE + p]
+            if harm[p] > side_h[s]:
+                side_h[s] = harm[p]
+        if mode != MODE_2V2P1:                               # D9.5
+            for s in range(ns):
+                eligible[s] = True
+            win = _best_sides(st, cfg, side_h, eligible)
+        else:                                                # D9.6
+            indep = cfg[C_INDEP]
+            si = cfg[C_SIDE + indep]
+            # 1. three-colour harmony: those players' own points decide
+            bv = -1
+            for p in range(n):
+                if harm[p] == 3 and st[S_CUM + p] > bv:
+                    bv = st[S_CUM + p]
+            if bv >= 0:
+                for p in range(n):
+                    if harm[p] == 3 and st[S_CUM + p] == bv:
+                        win |= 1 << cfg[C_SIDE + p]
+            else:
+                # 2. the Independent's own conditions
+                ci = st[S_CUM + indep]
+                most = True
+                for q in range(n):
+                    if q != indep:
+                        if st[S_CUM + q] > ci or (cfg[C_IND_STRICT] and st[S_CUM + q] == ci):
+                            most = False
+                has_j = False
+                for i in range(st[S_NFIG + indep]):
+                    f = st[S_FIG + indep * NFIG + i]
+                    if f < MEDIA0 and f // 4 == 2:
+                        has_j = True
+                controller = st[S_MEDIA_OWNED + indep] == 2 and has_j
+                dissident = harm[indep] == 2
+                if most or controller or dissident:
+                    win = 1 << si
+                else:
+                    # 3. residual team trios (the Independent takes no part)
+                    for s in range(ns):
+                        eligible[s] = s != si
+                    if cfg[C_P3_MONO]:
+                        for s in range(ns):
+                            side_h[s] = 0
+                        for p in range(n):
+                            if (ach[p] >> 1) & 1:
+                                side_h[cfg[C_SIDE + p]] = 1
+                    win = _best_sides(st, cfg, side_h, eligible)
+    nwin = 0
+    seats = 0
+    for s in range(MAXP):
+        if (win >> s) & 1:
+            nwin += 1
+    for p in range(n):
+        if (win >> cfg[C_SIDE + p]) & 1:
+            seats |= 1 << p
+    res[R_NWIN] = nwin
+    res[R_WINSIDES] = win
+    _log(cfg, log, EV_RESULT, win, seats, 0, 0, 0)
+
+
+# ------------------------------------------------------------------ one game, a batch
+@njit(cache=True)
+def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
+    """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
+    n = cfg[C_N]
+    full = cfg[C_RULES] == 0
+    for i in range(ST_LEN):
+        st[i] = 0
+    for i in range(obs.shape[0]):
+        obs[i, O_GVER] = -1
+    for i in range(RES_LEN):
+        res[i] = 0
+    for f in range(NFIG):
+        st[S_COVER + f] = -1
+    for p in range(MAXP):
+        st[S_FAV + p] = -1
+        st[S_VETO + p] = cfg[C_SIDE_VETOES + p]
+        prng[p] = derive(key, 1, p)
+    srng = np.empty(1, np.uint64)
+    srng[0] = derive(key, 2, 0)
+    # D2.1 the Power pile (D1: 12 figures, and the 2 Media in full rules)
+    npile = NFIG if full else MEDIA0
+    for f in range(npile):
+        st[S_PILE + f] = f
+    st[S_PILE_LEN] = npile
+    chance = np.empty(1, np.uint64)
+    chance[0] = derive(key, 0, 0)
+    shuffle_inplace(st[S_PILE:S_PILE + npile], npile, chance, 0)
+    for f in range(npile):
+        _log(cfg, log, EV_PILE, st[S_PILE + f], 0, 0, 0, 0)
+    if cfg[C_FAV_BONUS] > 0:                                # X1 favourite suits
+        for p in range(n):
+            for c in range(4):
+                opts[c] = c
+            st[S_FAV + p] = _decide(fns, st, cfg, obs, p, K_FAV, opts, 4, params, prng,
+                                    srng, diag)
+            _log(cfg, log, EV_FAV, p, st[S_FAV + p], 0, 0, 0)
+        st[S_GVER] += 1
+    while True:                                              # D5.1
+        _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res)
+        st[S_ROUND] += 1
+        r = st[S_ROUND]
+        if st[S_PILE_POS] >= st[S_PILE_LEN]:
+            break
+        if cfg[C_MAX_ROUNDS] > 0 and r >= cfg[C_MAX_ROUNDS]:
+            break
+        if r >= cfg[C_ROUND_CAP]:
+            st[S_TRUNC] = 1
+            break
+    res[R_ROUNDS] = st[S_ROUND]
+    res[R_TRUNC] = st[S_TRUNC]
+    for p in range(n):
+        res[R_CUM + p] = st[S_CUM + p]
+    _log(cfg, log, EV_END, st[S_TRUNC], 0, 0, 0, 0)
+    if st[S_TRUNC]:
+        return
+    if full:
+        _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+    _election(st, cfg, log, res)
+
+
+@njit(cache=True)
+def play_batch(fns, cfg, params, keys, res, diag):
+    """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
+    st = np.zeros(ST_LEN, np.int64)
+    obs = np.zeros((MAXP, OBS_LEN), np.int64)
+    opts = np.zeros(MAXOPT, np.int64)
+    prng = np.zeros(MAXP, np.uint64)
+    log = np.zeros(2, np.int64)
+    for g in range(keys.shape[0]):
+        play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])
+
+
+@njit(cache=True)
+def game_keys(chunk_key, first, count):
+    """Keys of games ``first … first+count-1`` of a chunk."""
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        out[i] = derive(chunk_key, 3, first + i)
+    return out

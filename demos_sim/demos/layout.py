@@ -1,0 +1,130 @@
+"""Offsets of the flat int64 vectors the DĒMOS kernels share.
+
+Three vectors: ``cfg`` (the configuration, :meth:`DemosConfig.to_array`), ``st`` (the
+whole game state, hidden parts included; only the engine reads it) and ``obs`` (one
+seat's observation, RULES.md M2; the only thing a policy sees). Flat vectors keep the
+kernels cacheable and make a state copy (for the observation test) one ``.copy()``.
+"""
+
+MAXP = 5          # seats
+NCARD = 40        # People deck ids (suit*10 + value-1)
+NFIG = 14         # 12 E/L/J figures + 2 Media
+MEDIA0 = 12       # Media ids 12, 13
+DECK_TOP = 63     # take code for "draw the top of the deck"
+MAXOPT = 96       # option buffer size
+
+# ---------------------------------------------------------------- cfg
+C_RULES = 0        # 0 full, 1 simplified
+C_MODE = 1         # 0 individual, 1 2v2, 2 2v3, 3 2v2+1
+C_N = 2
+C_CARRE = 3
+C_RB = 4           # 3 entries: run_base one, two, three suits
+C_SECRET_OPT = 7
+C_MAX_ROUNDS = 8   # 0 = no limit
+C_ROUND_CAP = 9
+C_MEDIA_REVEALED = 10
+C_MEDIA_OPT = 11
+C_NO_TRIO_POINTS = 12
+C_TP_SUM = 13
+C_IND_ACT = 14
+C_IND_STRICT = 15
+C_P3_MONO = 16
+C_FAV_BONUS = 17
+C_SIDE = 18        # MAXP entries: side id by seat
+C_NSIDES = 23
+C_INDEP = 24       # Independent's seat or -1
+C_SIDE_VETOES = 25  # MAXP entries: vetoes per side at setup
+C_CHECK_OBS = 30   # 1: check every decision against a scrambled hidden state
+C_LOG = 31         # 1: write the event log (game records)
+CFG_LEN = 32
+
+MODE_INDIVIDUAL, MODE_2V2, MODE_2V3, MODE_2V2P1 = 0, 1, 2, 3
+
+# ---------------------------------------------------------------- st
+S_ROUND = 0
+S_DEALER = 1
+S_DECK_LEN = 2
+S_DECK_POS = 3
+S_PILE_LEN = 4
+S_PILE_POS = 5
+S_GVER = 6           # bumped whenever game-level public state changes
+S_VETOED = 7         # this round: 1 when the unanimous turn was vetoed
+S_TABLE = 8          # mask of face-up cards on the table that can be taken
+S_FACEUP = 9         # mask of every card that was face up this round
+S_SEC_UP = 10        # 1 once the secret discards are turned face up (D3.4.2)
+S_TRUNC = 11
+S_DECK = 12                     # 40
+S_HAND = S_DECK + NCARD         # 5 masks
+S_PILE = S_HAND + MAXP          # 14
+S_FIG = S_PILE + NFIG           # 5 x 14: figure ids by acquisition order
+S_NFIG = S_FIG + MAXP * NFIG    # 5
+S_FIGUP = S_NFIG + MAXP         # 5 masks over figure ids: face up
+S_COVER = S_FIGUP + MAXP        # 14: colour a Media gave the figure, -1
+S_CUM = S_COVER + NFIG          # 5
+S_VETO = S_CUM + MAXP           # 5 (by side)
+S_FAV = S_VETO + MAXP           # 5 favourite suit, -1
+S_PUB = S_FAV + MAXP            # 5 public discard, -1 = not yet
+S_SEC = S_PUB + MAXP            # 5 secret discard, -1 = pass / not yet
+S_SEC_TAKE = S_SEC + MAXP       # 5: -2 not yet, -1 pass, 63 deck, card
+S_UNAN = S_SEC_TAKE + MAXP      # 5 unanimous discard (face down, out), -1
+S_UNAN_TAKE = S_UNAN + MAXP     # 5: -2 not yet, 63 deck, card
+S_SCORE = S_UNAN_TAKE + MAXP    # 5 round scores of the last showdown
+S_MEDIA_OWNED = S_SCORE + MAXP  # 5: Media held after D6.1 (kept/collected count)
+ST_LEN = S_MEDIA_OWNED + MAXP
+
+# ---------------------------------------------------------------- obs
+# decision kinds
+K_FAV, K_PUBLIC, K_SECRET, K_VETO, K_UNAN, K_ALLOC, K_MEDIA, K_COLOUR = range(8)
+
+O_KIND = 0
+O_SEAT = 1
+O_N = 2
+O_ROUND = 3
+O_DEALER = 4
+O_HAND = 5         # own hand mask
+O_TABLE = 6        # face-up takeable cards
+O_FACEUP = 7       # every card face up this round
+O_OWN_OUT = 8      # own face-down discards this round
+O_DECK_LEFT = 9
+O_PILE_LEFT = 10
+O_VETOED = 11
+O_ARG0 = 12        # K_ALLOC: figure id; K_COLOUR: target seat
+O_ARG1 = 13        # K_COLOUR: target figure id when known, else -1
+O_GVER = 14        # game-part version (bookkeeping, not information)
+O_PUB = 15                  # 5 public discards (-1 not yet)
+O_SEC = O_PUB + MAXP        # 5: -2 not yet, -1 pass, 40 face down, else card
+O_SEC_TAKE = O_SEC + MAXP   # 5 (public: which face-up card, or the deck)
+O_UNAN_TAKE = O_SEC_TAKE + MAXP  # 5
+O_SCORE = O_UNAN_TAKE + MAXP     # 5 last showdown's round scores
+O_CUM = O_SCORE + MAXP           # 5
+O_VETOES = O_CUM + MAXP          # 5: vetoes left to each seat's side
+O_SIDE = O_VETOES + MAXP         # 5
+O_FAV = O_SIDE + MAXP            # 5
+O_NFIG = O_FAV + MAXP            # 5
+O_FIGUP = O_NFIG + MAXP          # 5 masks
+O_COVER = O_FIGUP + MAXP         # 14
+O_MEDIA_OWNED = O_COVER + NFIG   # 5 (public once the Scandal phase starts)
+O_FIGS = O_MEDIA_OWNED + MAXP    # 5 x 14: known figure id, -1 face-down unknown, -2 none
+OBS_LEN = O_FIGS + MAXP * NFIG
+O_GAME_FIRST = O_SCORE           # first entry of the game part
+
+S_ARG0 = ST_LEN        # decision argument (K_ALLOC: figure; K_COLOUR: target seat)
+S_ARG1 = ST_LEN + 1    # K_COLOUR: target figure slot
+S_TEAMVIEW = ST_LEN + 2  # 1 while a team decision is being taken (D9.2 team knowledge)
+ST_LEN = ST_LEN + 3
+
+# ---------------------------------------------------------------- results (one row per game)
+R_ROUNDS = 0
+R_TRUNC = 1
+R_NWIN = 2        # number of winning sides (0 = no winner)
+R_WINSIDES = 3    # bitmask of winning sides
+R_VETOES_USED = 4
+R_CUM = 5         # MAXP cumulative points
+R_HARMONY = R_CUM + MAXP   # MAXP harmonies
+RES_LEN = R_HARMONY + MAXP
+
+# ---------------------------------------------------------------- event log (records)
+EV_W = 6  # every event is EV_W int64: type, a, b, c, d, e
+(EV_PILE, EV_FAV, EV_ROUND, EV_DECK, EV_PUBLIC, EV_SECRET, EV_VETO, EV_UNAN, EV_SHOW,
+ EV_WIN, EV_FIG, EV_REVEAL, EV_POINTS, EV_END, EV_CANCEL, EV_KEPT, EV_MEDIA, EV_TRIO,
+ EV_RESULT) = range(1, 20)

@@ -1,0 +1,220 @@
+"""What one seat may know (RULES.md M2): the only door policies get through.
+
+``observe`` writes seat ``seat``'s observation into ``obs`` from the full state. It is
+the single place that decides what is visible:
+
+- own hand, own face-down discards; every face-up card and every public action of the
+  round (public discards, passes, which face-up card or the deck each player took);
+- secret discards only once turned face up (D3.4.2), or one's own;
+- cumulative points, last round's scores, the vetoes left to every side, favourite
+  suits (X1), figure counts, figures face up (Carré reveals, Media covers, revealed
+  Media) and the Media covers' colours;
+- one's own figures; in team modes the teammates' figures too, but only for the team's
+  decisions (veto, allocation, Media), which D9.2 gives the team's knowledge of figures.
+
+``scramble_hidden`` permutes everything a seat cannot see (undealt deck, other players'
+never-seen cards, face-down figures, the Power pile); the observation test asserts that
+``observe`` and every policy's decision are unchanged by it.
+"""
+
+import numpy as np
+from numba import njit
+
+from demos_sim.demos.layout import (
+    C_MODE, C_N, C_SIDE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, MEDIA0, NFIG,
+    O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
+    O_FIGUP, O_GAME_FIRST, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
+    O_PILE_LEFT, O_PUB, O_ROUND, O_SCORE, O_SEAT, O_SEC, O_SEC_TAKE, O_SIDE, O_TABLE,
+    O_UNAN_TAKE, O_VETOED, O_VETOES, OBS_LEN, S_ARG0, S_ARG1, S_COVER, S_CUM, S_DEALER,
+    S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV, S_FIG, S_FIGUP, S_GVER, S_HAND,
+    S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN, S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC,
+    S_SEC_TAKE, S_SEC_UP, S_TABLE, S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, S_TEAMVIEW,
+)
+from demos_sim.rng import below
+
+
+@njit(cache=True, inline="always")
+def is_team_decision(kind):
+    return kind == K_VETO or kind == K_ALLOC or kind == K_MEDIA or kind == K_COLOUR
+
+
+@njit(cache=True)
+def knows_figures_of(st, cfg, seat, p):
+    """Does ``seat`` know ``p``'s face-down figures now? (own; teammates in team decisions)"""
+    if p == seat:
+        return True
+    return (cfg[C_MODE] != 0 and st[S_TEAMVIEW] == 1
+            and cfg[C_SIDE + p] == cfg[C_SIDE + seat])
+
+
+@njit(cache=True)
+def observe_game(st, cfg, seat, obs):
+    """The game-level part: points, vetoes, figures (rebuilt when the state version moves)."""
+    n = cfg[C_N]
+    for p in range(MAXP):
+        live = p < n
+        obs[O_SCORE + p] = st[S_SCORE + p] if live else 0
+        obs[O_CUM + p] = st[S_CUM + p] if live else 0
+        obs[O_VETOES + p] = st[S_VETO + cfg[C_SIDE + p]] if live else 0
+        obs[O_SIDE + p] = cfg[C_SIDE + p] if live else -1
+        obs[O_FAV + p] = st[S_FAV + p] if live else -1
+        nf = st[S_NFIG + p] if live else 0
+        obs[O_NFIG + p] = nf
+        up = st[S_FIGUP + p] if live else 0
+        obs[O_FIGUP + p] = up
+        obs[O_MEDIA_OWNED + p] = st[S_MEDIA_OWNED + p] if live else 0
+        known = live and knows_figures_of(st, cfg, seat, p)
+        for i in range(NFIG):
+            if i >= nf:
+                obs[O_FIGS + p * NFIG + i] = -2
+            else:
+                f = st[S_FIG + p * NFIG + i]
+                obs[O_FIGS + p * NFIG + i] = f if (known or (up >> f) & 1) else -1
+    for f in range(NFIG):
+        obs[O_COVER + f] = st[S_COVER + f]
+    obs[O_GVER] = st[S_GVER] * 2 + st[S_TEAMVIEW]
+
+
+@njit(cache=True)
+def observe(st, cfg, seat, kind, obs):
+    """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
+    st[S_TEAMVIEW] = 1 if (cfg[C_MODE] != 0 and is_team_decision(kind)) else 0
+    if obs[O_GVER] != st[S_GVER] * 2 + st[S_TEAMVIEW] or obs[O_SEAT] != seat:
+        observe_game(st, cfg, seat, obs)
+    n = cfg[C_N]
+    obs[O_KIND] = kind
+    obs[O_SEAT] = seat
+    obs[O_N] = n
+    obs[O_ROUND] = st[S_ROUND]
+    obs[O_DEALER] = st[S_DEALER]
+    obs[O_HAND] = st[S_HAND + seat]
+    obs[O_TABLE] = st[S_TABLE]
+    obs[O_FACEUP] = st[S_FACEUP]
+    out = 0
+    if st[S_SEC_TAKE + seat] >= 0:
+        out |= 1 << st[S_SEC + seat]
+    if st[S_UNAN_TAKE + seat] >= 0:
+        out |= 1 << st[S_UNAN + seat]
+    obs[O_OWN_OUT] = out
+    obs[O_DECK_LEFT] = st[S_DECK_LEN] - st[S_DECK_POS]
+    obs[O_PILE_LEFT] = st[S_PILE_LEN] - st[S_PILE_POS]
+    obs[O_VETOED] = st[S_VETOED]
+    for p in range(MAXP):
+        obs[O_PUB + p] = st[S_PUB + p] if p < n else -1
+        t = st[S_SEC_TAKE + p] if p < n else -2
+        if t < 0:
+            obs[O_SEC + p] = t
+        elif p == seat or st[S_SEC_UP] == 1:
+            obs[O_SEC + p] = st[S_SEC + p]
+        else:
+            obs[O_SEC + p] = 40
+        obs[O_SEC_TAKE + p] = t
+        obs[O_UNAN_TAKE + p] = st[S_UNAN_TAKE + p] if p < n else -2
+    obs[O_ARG0] = -1
+    obs[O_ARG1] = -1
+    if kind == K_ALLOC:
+        obs[O_ARG0] = st[S_ARG0]          # the team sees the figure it allocates (D9.4)
+    elif kind == K_COLOUR:
+        q = st[S_ARG0]
+        obs[O_ARG0] = q
+        f = st[S_FIG + q * NFIG + st[S_ARG1]]
+        if knows_figures_of(st, cfg, seat, q) or (st[S_FIGUP + q] >> f) & 1:
+            obs[O_ARG1] = f                # else pointed at blind (D6.2)
+
+
+@njit(cache=True)
+def scramble_hidden(st, cfg, seat, kind, rng):
+    """Permute, in place, every card and figure that ``seat`` cannot see.
+
+    People cards: the undealt deck and other players' cards that were never face up
+    (in hand, secret discards still face down, unanimous discards). Figures: the Power
+    pile and other players' face-down figures (teammates' too, unless ``kind`` is a team
+    decision). Locations keep their sizes, so public counts are unchanged.
+    """
+    n = cfg[C_N]
+    st[S_TEAMVIEW] = 1 if (cfg[C_MODE] != 0 and is_team_decision(kind)) else 0
+    fixed = st[S_HAND + seat] | st[S_FACEUP]
+    if st[S_SEC_TAKE + seat] >= 0:
+        fixed |= 1 << st[S_SEC + seat]
+    if st[S_UNAN_TAKE + seat] >= 0:
+        fixed |= 1 << st[S_UNAN + seat]
+    cards = np.empty(40, np.int64)
+    nc = 0
+    for i in range(st[S_DECK_POS], st[S_DECK_LEN]):
+        cards[nc] = st[S_DECK + i]
+        nc += 1
+    for p in range(n):
+        if p == seat:
+            continue
+        h = st[S_HAND + p] & ~fixed
+        for c in range(40):
+            if (h >> c) & 1:
+                cards[nc] = c
+                nc += 1
+        if st[S_SEC_TAKE + p] >= 0 and not (fixed >> st[S_SEC + p]) & 1:
+            cards[nc] = st[S_SEC + p]
+            nc += 1
+        if st[S_UNAN_TAKE + p] >= 0 and not (fixed >> st[S_UNAN + p]) & 1:
+            cards[nc] = st[S_UNAN + p]
+            nc += 1
+    for k in range(nc - 1, 0, -1):
+        j = below(rng, 0, k + 1)
+        t = cards[k]
+        cards[k] = cards[j]
+        cards[j] = t
+    # write back in the same location order
+    k = 0
+    for i in range(st[S_DECK_POS], st[S_DECK_LEN]):
+        st[S_DECK + i] = cards[k]
+        k += 1
+    for p in range(n):
+        if p == seat:
+            continue
+        h = st[S_HAND + p]
+        cnt = 0
+        for c in range(40):
+            if (h >> c) & 1 and not (fixed >> c) & 1:
+                cnt += 1
+        h &= fixed
+        for _ in range(cnt):
+            h |= 1 << cards[k]
+            k += 1
+        st[S_HAND + p] = h
+        if st[S_SEC_TAKE + p] >= 0 and not (fixed >> st[S_SEC + p]) & 1:
+            st[S_SEC + p] = cards[k]
+            k += 1
+        if st[S_UNAN_TAKE + p] >= 0 and not (fixed >> st[S_UNAN + p]) & 1:
+            st[S_UNAN + p] = cards[k]
+            k += 1
+    # figures
+    figs = np.empty(NFIG, np.int64)
+    nf = 0
+    for i in range(st[S_PILE_POS], st[S_PILE_LEN]):
+        figs[nf] = st[S_PILE + i]
+        nf += 1
+    for p in range(n):
+        if knows_figures_of(st, cfg, seat, p):
+            continue
+        for i in range(st[S_NFIG + p]):
+            f = st[S_FIG + p * NFIG + i]
+            if not (st[S_FIGUP + p] >> f) & 1:
+                figs[nf] = f
+                nf += 1
+    for k in range(nf - 1, 0, -1):
+        j = below(rng, 0, k + 1)
+        t = figs[k]
+        figs[k] = figs[j]
+        figs[j] = t
+    k = 0
+    for i in range(st[S_PILE_POS], st[S_PILE_LEN]):
+        st[S_PILE + i] = figs[k]
+        k += 1
+    for p in range(n):
+        if knows_figures_of(st, cfg, seat, p):
+            continue
+        for i in range(st[S_NFIG + p]):
+            f = st[S_FIG + p * NFIG + i]
+            if not (st[S_FIGUP + p] >> f) & 1:
+                st[S_FIG + p * NFIG + i] = figs[k]
+                k += 1
+    st[S_GVER] += 1  # the caller rebuilds the observation from scratch

@@ -1,0 +1,232 @@
+"""DĒMOS configuration: rules set, mode, seating and every variant of RULES.md Part V.
+
+A :class:`DemosConfig` is frozen and validated on construction (D2.2, D2.3, D9.1, D9.2,
+Part V): an invalid configuration raises :class:`demos_sim.ConfigError` with a one-line
+message before anything runs. ``to_array()`` packs it into the int64 vector the kernels
+read (offsets in :mod:`demos_sim.demos.layout`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from demos_sim import ConfigError
+from demos_sim.demos import layout as L
+
+RULES_SETS = ("full", "simplified")
+MODES = ("individual", "2v2", "2v3", "2v2+1")
+DEFAULT_SEATING = {"2v2": "ABAB", "2v3": "ABABB", "2v2+1": "ABABI"}
+MODE_PLAYERS = {"2v2": 4, "2v3": 5, "2v2+1": 5}
+
+# Part V, DĒMOS: name -> (kind, default). kind: "int", "int_or_null", "bool",
+# "run_base", or a tuple of allowed strings. secret_optional's default depends on rules.
+VARIANTS: dict[str, tuple[Any, Any]] = {
+    "carre_points": ("int", 30),
+    "run_base": ("run_base", [12, 8, 4]),
+    "secret_optional": ("bool", None),
+    "max_rounds": ("int_or_null", None),
+    "round_cap": ("int", 200),
+    "media_targets_revealed": ("bool", False),
+    "media_optional": ("bool", False),
+    "no_trio_winner": (("none", "points"), "none"),
+    "team_vetoes": ("int", 2),
+    "team_points_tiebreak": (("max", "sum"), "max"),
+    "independent_double_media": (("keep", "act"), "keep"),
+    "independent_points_strict": ("bool", True),
+    "p3_harmonies": (("bicolour_then_mono", "mono_only"), "bicolour_then_mono"),
+    "favourite_suit_bonus": ("int", 0),
+}
+_MIN = {"round_cap": 1, "max_rounds": 1}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def check_variant(name: str, value: Any) -> Any:
+    """Validate one variant value (Part V) and return it normalised."""
+    if name not in VARIANTS:
+        raise ConfigError(
+            f"unknown DĒMOS variant {name!r} (known: {', '.join(VARIANTS)})")
+    kind, _ = VARIANTS[name]
+    lo = _MIN.get(name, 0)
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ConfigError(f"variant {name} must be true or false, got {value!r}")
+        return bool(value)
+    if kind in ("int", "int_or_null"):
+        if value is None and kind == "int_or_null":
+            return None
+        if not _is_int(value) or value < lo:
+            what = "null or an integer" if kind == "int_or_null" else "an integer"
+            raise ConfigError(f"variant {name} must be {what} >= {lo}, got {value!r}")
+        return int(value)
+    if kind == "run_base":
+        if (not isinstance(value, (list, tuple)) or len(value) != 3
+                or not all(_is_int(v) and v >= 0 for v in value)):
+            raise ConfigError(
+                f"variant run_base must be 3 integers >= 0 [one suit, two suits, three suits], got {value!r}")
+        return [int(v) for v in value]
+    if value not in kind:
+        raise ConfigError(f"variant {name} must be one of {', '.join(kind)}, got {value!r}")
+    return value
+
+
+def parse_set(items: list[str] | None) -> dict[str, Any]:
+    """``["max_rounds=5", "no_trio_winner=points"]`` -> dict; VALUE is JSON when it parses."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[name.strip()] = value
+    return out
+
+
+@dataclass(frozen=True)
+class DemosConfig:
+    """A validated DĒMOS game configuration.
+
+    Parameters
+    ----------
+    rules : "full" or "simplified" (D1, D8).
+    mode : "individual", "2v2", "2v3" or "2v2+1" (D9.1).
+    players : 3–5 (D2.2); fixed by the mode in team modes.
+    seating : team label by seat (D9.2); None for the mode's default.
+    variants : any subset of Part V; the rest take their defaults.
+    """
+
+    rules: str = "full"
+    mode: str = "individual"
+    players: int = 4
+    seating: str | None = None
+    variants: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.rules not in RULES_SETS:
+            raise ConfigError(f"unknown rules {self.rules!r} (expected full or simplified)")
+        if self.mode not in MODES:
+            raise ConfigError(f"unknown mode {self.mode!r} (expected {', '.join(MODES)})")
+        if not _is_int(self.players):
+            raise ConfigError(f"players must be an integer, got {self.players!r}")
+        v = {}
+        given = dict(self.variants or {})
+        for name, val in given.items():
+            v[name] = check_variant(name, val)
+        for name, (_, default) in VARIANTS.items():
+            v.setdefault(name, default)
+        if v["secret_optional"] is None:  # D3.3: true in full rules, false in simplified
+            v["secret_optional"] = self.rules == "full"
+        object.__setattr__(self, "variants", v)
+        object.__setattr__(self, "players", int(self.players))
+        self._check_players()
+        self._check_seating()
+
+    # D2.3 deck check, then D2.2 / D9.1 player counts.
+    def _check_players(self):
+        n = self.players
+        deck = 40 if self.rules == "full" else 36
+        turns = 3 if self.rules == "full" else 2
+        if n < 1 or deck < 5 * n + turns * n:
+            raise ConfigError(
+                f"D2.3: {self.rules} rules with {n} players need a People deck of at least "
+                f"{5 * n + turns * n} cards (5·N + {turns}·N) but it has {deck}")
+        if self.mode == "individual":
+            if not 3 <= n <= 5:
+                raise ConfigError(f"individual games take 3–5 players (D2.2), got {n}")
+        else:
+            if self.rules != "full":
+                raise ConfigError(f"team mode {self.mode} uses the full rules (D9.2), not {self.rules}")
+            if n != MODE_PLAYERS[self.mode]:
+                raise ConfigError(
+                    f"mode {self.mode} takes {MODE_PLAYERS[self.mode]} players (D9.1), got {n}")
+
+    def _check_seating(self):
+        if self.mode == "individual":
+            if self.seating is not None:
+                raise ConfigError("seating applies to team modes only (D9.2)")
+            return
+        s = DEFAULT_SEATING[self.mode] if self.seating is None else self.seating
+        bad = f"seating {s!r} does not fit mode {self.mode} (D9.2)"
+        if not isinstance(s, str) or len(s) != self.players or not s.isalpha() or not s.isupper():
+            raise ConfigError(f"{bad}: expected {self.players} capital letters, one team label by seat")
+        counts = sorted(s.count(c) for c in set(s) if c != "I")
+        n_indep = s.count("I")
+        want = {"2v2": ([2, 2], 0), "2v3": ([2, 3], 0), "2v2+1": ([2, 2], 1)}[self.mode]
+        if (counts, n_indep) != want:
+            detail = {"2v2": "two teams of two", "2v3": "a team of two and a team of three",
+                      "2v2+1": "two teams of two and one Independent labelled I"}[self.mode]
+            raise ConfigError(f"{bad}: expected {detail}")
+        object.__setattr__(self, "seating", s)
+
+    # ----------------------------------------------------------------- sides
+    def side_labels(self) -> list[str]:
+        """Side label of every side, indexed by side id (individual: seats as strings)."""
+        if self.mode == "individual":
+            return [str(i) for i in range(self.players)]
+        labels: list[str] = []
+        for c in self.seating:
+            if c not in labels:
+                labels.append(c)
+        return labels
+
+    def side_of_seat(self) -> list[int]:
+        if self.mode == "individual":
+            return list(range(self.players))
+        labels = self.side_labels()
+        return [labels.index(c) for c in self.seating]
+
+    def side_vetoes(self) -> list[int]:
+        """Vetoes per side at the start of the game (D3.4.1, D9.3)."""
+        if self.rules != "full":
+            return [0] * len(self.side_labels())
+        sides = self.side_of_seat()
+        out = []
+        for sid in range(len(self.side_labels())):
+            size = sides.count(sid)
+            if self.mode == "2v3" and size == 2:
+                out.append(self.variants["team_vetoes"])
+            else:
+                out.append(1)
+        return out
+
+    def replace(self, **changes) -> "DemosConfig":
+        return dataclasses.replace(self, **changes)
+
+    def to_array(self, check_obs: bool = False, log: bool = False) -> np.ndarray:
+        v = self.variants
+        a = np.zeros(L.CFG_LEN, np.int64)
+        a[L.C_RULES] = RULES_SETS.index(self.rules)
+        a[L.C_MODE] = MODES.index(self.mode)
+        a[L.C_N] = self.players
+        a[L.C_CARRE] = v["carre_points"]
+        a[L.C_RB:L.C_RB + 3] = v["run_base"]
+        a[L.C_SECRET_OPT] = v["secret_optional"]
+        a[L.C_MAX_ROUNDS] = 0 if v["max_rounds"] is None else v["max_rounds"]
+        a[L.C_ROUND_CAP] = v["round_cap"]
+        a[L.C_MEDIA_REVEALED] = v["media_targets_revealed"]
+        a[L.C_MEDIA_OPT] = v["media_optional"]
+        a[L.C_NO_TRIO_POINTS] = v["no_trio_winner"] == "points"
+        a[L.C_TP_SUM] = v["team_points_tiebreak"] == "sum"
+        a[L.C_IND_ACT] = v["independent_double_media"] == "act"
+        a[L.C_IND_STRICT] = v["independent_points_strict"]
+        a[L.C_P3_MONO] = v["p3_harmonies"] == "mono_only"
+        a[L.C_FAV_BONUS] = v["favourite_suit_bonus"]
+        sides = self.side_of_seat()
+        a[L.C_SIDE:L.C_SIDE + L.MAXP] = -1
+        a[L.C_SIDE:L.C_SIDE + self.players] = sides
+        a[L.C_NSIDES] = len(self.side_labels())
+        a[L.C_INDEP] = self.seating.index("I") if self.mode == "2v2+1" else -1
+        a[L.C_SIDE_VETOES:L.C_SIDE_VETOES + a[L.C_NSIDES]] = self.side_vetoes()
+        a[L.C_CHECK_OBS] = check_obs
+        a[L.C_LOG] = log
+        return a

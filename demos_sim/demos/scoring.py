@@ -1,0 +1,261 @@
+"""D4 combinations and round keys: the kernels and the public scoring API.
+
+A hand is a 40-bit mask (card id = suit*10 + value-1), so suit ``s`` is the 10-bit slice
+``(mask >> 10*s) & 0x3FF`` and the values present are the OR of the four slices.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+import numpy as np
+from numba import njit
+
+from demos_sim.cards import card_id, codes_of, SUITS
+
+KIND_NONE, KIND_RUN, KIND_CARRE = 0, 1, 2
+KIND_NAMES = {KIND_NONE: None, KIND_RUN: "run", KIND_CARRE: "carre"}
+_LOW10 = 0x3FF
+
+
+@njit(cache=True, inline="always")
+def suit_slice(mask, s):
+    return (mask >> (10 * s)) & _LOW10
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def total_value(mask):
+    """Sum of the face values of the cards in ``mask`` (D3.0)."""
+    t = 0
+    for s in range(4):
+        sl = suit_slice(mask, s)
+        v = 1
+        while sl:
+            if sl & 1:
+                t += v
+            sl >>= 1
+            v += 1
+    return t
+
+
+@njit(cache=True)
+def max_suit_count(mask):
+    """D4.3 step 1: the largest number of cards of one suit in ``mask``."""
+    best = 0
+    for s in range(4):
+        c = popcount(suit_slice(mask, s))
+        if c > best:
+            best = c
+    return best
+
+
+@njit(cache=True)
+def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
+    """Best combination of a hand (D4.1–D4.2, X1).
+
+    Parameters
+    ----------
+    mask : int64 hand mask (any number of cards; 5 at showdown).
+    full : 1 for full rules (the Carré exists), 0 for simplified.
+    carre, rb0, rb1, rb2 : ``carre_points`` and ``run_base``.
+    fav, bonus : favourite suit (-1 none) and ``favourite_suit_bonus``.
+
+    Returns
+    -------
+    (kind, score, combo_mask) : kind 0 none / 1 run / 2 Carré; among all combinations
+    the one maximising (score, total value of the cards left unplayed).
+    """
+    s0 = suit_slice(mask, 0)
+    s1 = suit_slice(mask, 1)
+    s2 = suit_slice(mask, 2)
+    s3 = suit_slice(mask, 3)
+    vals = s0 | s1 | s2 | s3
+    runs = vals & (vals >> 1) & (vals >> 2)   # bit b: values b+1, b+2, b+3 present
+    best_kind = 0
+    best_score = -1
+    best_unpl = -1
+    best_cm = 0
+    if runs:
+        monotone = rb0 >= rb1 and rb1 >= rb2
+        for b in range(8):
+            if not (runs >> b) & 1:
+                continue
+            w = 7 << b
+            used = 6 + 3 * b  # values b+1 + b+2 + b+3, whatever the suits
+            score = -1
+            cm = 0
+            if monotone:
+                # fewest distinct suits is best; one-suit in the favourite suit is best of all
+                one = -1
+                for s in range(4):
+                    if (suit_slice(mask, s) & w) == w:
+                        if one < 0 or s == fav:
+                            one = s
+                if one >= 0:
+                    score = rb0 + b + 1 + (bonus if one == fav else 0)
+                    cm = w << (10 * one)
+                else:
+                    for x in range(4):
+                        sx = suit_slice(mask, x)
+                        for y in range(x + 1, 4):
+                            sy = suit_slice(mask, y)
+                            if score < 0 and ((sx | sy) & w) == w:
+                                score = rb1 + b + 1
+                                cm = ((sx & w) << (10 * x)) | (((sy & w) & ~sx) << (10 * y))
+                    if score < 0:
+                        score = rb2 + b + 1
+                        cm = 0
+                        for i in range(3):
+                            bit = 1 << (b + i)
+                            for s in range(4):
+                                if suit_slice(mask, s) & bit:
+                                    cm |= bit << (10 * s)
+                                    break
+            else:
+                # any run_base: try every choice of one card per value
+                for a in range(4):
+                    if not suit_slice(mask, a) & (1 << b):
+                        continue
+                    for c in range(4):
+                        if not suit_slice(mask, c) & (1 << (b + 1)):
+                            continue
+                        for d in range(4):
+                            if not suit_slice(mask, d) & (1 << (b + 2)):
+                                continue
+                            k = 1 + (c != a) + (d != a and d != c)
+                            sc = (rb0 if k == 1 else (rb1 if k == 2 else rb2)) + b + 1
+                            if k == 1 and a == fav:
+                                sc += bonus
+                            if sc > score:
+                                score = sc
+                                cm = ((1 << b) << (10 * a)) | ((2 << b) << (10 * c)) | ((4 << b) << (10 * d))
+            unpl = -used  # relative: total is common to every candidate
+            if score > best_score or (score == best_score and unpl > best_unpl):
+                best_kind = 1
+                best_score = score
+                best_unpl = unpl
+                best_cm = cm
+    if full:
+        quad = s0 & s1 & s2 & s3
+        if quad:
+            for b in range(10):
+                if (quad >> b) & 1:
+                    unpl = -4 * (b + 1)
+                    if carre > best_score or (carre == best_score and unpl > best_unpl):
+                        best_kind = 2
+                        best_score = carre
+                        best_unpl = unpl
+                        best_cm = (1 << b) | (1 << (b + 10)) | (1 << (b + 20)) | (1 << (b + 30))
+    if best_kind == 0:
+        return 0, 0, 0
+    return best_kind, best_score, best_cm
+
+
+@njit(cache=True)
+def round_key(mask, kind, score, cm):
+    """D4.3 order as one integer: (score, largest suit count, unplayed total); -1 abandoned."""
+    if kind == 0:
+        return -1
+    unpl = total_value(mask) - total_value(cm)
+    return (score * 16 + max_suit_count(mask)) * 64 + unpl
+
+
+@njit(cache=True)
+def _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl):
+    for i in range(masks.shape[0]):
+        k, s, c = best_combo(masks[i], full, carre, rb0, rb1, rb2, favs[i], bonus)
+        kinds[i] = k
+        scores[i] = s
+        cms[i] = c
+        unpl[i] = total_value(masks[i]) - total_value(c)
+
+
+class Combination(NamedTuple):
+    """The combination a hand plays (D4.1–D4.2)."""
+
+    kind: str | None       # "carre", "run" or None (abandoned)
+    cards: list[str]       # the cards played, record notation
+    score: int             # 0 when abandoned
+    unplayed_total: int    # face value of the cards not played (all 5 when abandoned)
+
+
+def _variant_args(rules: str, variants: dict):
+    from demos_sim.demos.rules import DemosConfig
+
+    cfg = DemosConfig(rules=rules, mode="individual", players=4, variants=variants)
+    v = cfg.variants
+    rb = v["run_base"]
+    return (1 if rules == "full" else 0, v["carre_points"], rb[0], rb[1], rb[2],
+            v["favourite_suit_bonus"])
+
+
+def _suit_index(favourite_suit) -> int:
+    if favourite_suit is None:
+        return -1
+    if favourite_suit not in SUITS:
+        raise ValueError(f"favourite_suit must be one of S, H, D, C, got {favourite_suit!r}")
+    return SUITS.index(favourite_suit)
+
+
+def best_combination(hand: Sequence[str], rules: str = "full", favourite_suit: str | None = None,
+                     **variants) -> Combination:
+    """Best combination of a 5-card hand, per D4.1–D4.2 (and X1 with a favourite suit).
+
+    >>> best_combination(["7S", "8S", "9S", "1H", "3D"])
+    Combination(kind='run', cards=['7S', '8S', '9S'], score=19, unplayed_total=4)
+    """
+    if len(hand) != 5 or len(set(hand)) != 5:
+        raise ValueError(f"a hand is 5 distinct cards, got {list(hand)!r}")
+    ids = [card_id(c) for c in hand]
+    if rules == "simplified" and any(i % 10 == 0 for i in ids):
+        raise ValueError("simplified rules have no aces (D1)")
+    full, carre, rb0, rb1, rb2, bonus = _variant_args(rules, variants)
+    mask = 0
+    for i in ids:
+        mask |= 1 << i
+    kind, score, cm = best_combo(np.int64(mask), full, carre, rb0, rb1, rb2,
+                                 _suit_index(favourite_suit), bonus)
+    unplayed = int(total_value(np.int64(mask)) - total_value(np.int64(cm)))
+    return Combination(KIND_NAMES[int(kind)], codes_of(int(cm)), int(score), unplayed)
+
+
+def best_combinations(hands, rules: str = "full", favourite_suits=None, **variants):
+    """Vectorised :func:`best_combination`.
+
+    Parameters
+    ----------
+    hands : ndarray(int, ndim=2), shape (n, 5) of card ids (``demos_sim.cards.card_id``),
+        or ndarray(int64, ndim=1), shape (n,) of hand masks.
+    favourite_suits : None, or ndarray(int, ndim=1), shape (n,): suit index 0–3 or -1.
+
+    Returns
+    -------
+    dict of ndarrays of shape (n,): ``kind`` (0 none, 1 run, 2 Carré), ``score``,
+    ``combo_mask`` (int64 mask of the cards played) and ``unplayed_total``.
+    """
+    hands = np.asarray(hands)
+    if hands.ndim == 2:
+        masks = np.bitwise_or.reduce(np.left_shift(np.int64(1), hands.astype(np.int64)), axis=1)
+    elif hands.ndim == 1:
+        masks = hands.astype(np.int64)
+    else:
+        raise ValueError("hands must have shape (n, 5) of card ids or (n,) of masks")
+    n = masks.shape[0]
+    full, carre, rb0, rb1, rb2, bonus = _variant_args(rules, variants)
+    favs = (np.full(n, -1, np.int64) if favourite_suits is None
+            else np.asarray(favourite_suits, np.int64))
+    kinds = np.empty(n, np.int64)
+    scores = np.empty(n, np.int64)
+    cms = np.empty(n, np.int64)
+    unpl = np.empty(n, np.int64)
+    _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl)
+    return {"kind": kinds, "score": scores, "combo_mask": cms, "unplayed_total": unpl}

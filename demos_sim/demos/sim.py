@@ -1,0 +1,167 @@
+"""Python layer over the kernel: policies -> function tuple, chunks, workers, aggregates.
+
+Games are numbered ``0 … G-1`` and cut into chunks of :data:`CHUNK` games; game ``g`` is
+game ``g % CHUNK`` of chunk ``g // CHUNK``, whose key comes from
+``SeedSequence(seed, spawn_key=(chunk,))``. Every worker can therefore play any chunk on
+its own, and the aggregates — integer counts, summed in chunk order — are identical for
+any number of workers. Records use the same numbering, so game ``g`` of a record file is
+game ``g`` of a simulation with the same seed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from demos_sim.demos import layout as L
+from demos_sim.demos.rules import DemosConfig
+from demos_sim.demos.policies import Policy, resolve, N_PARAMS
+from demos_sim.rng import chunk_key
+
+CHUNK = 4096
+
+
+def policy_tuple(policies: list[Policy]):
+    """Pad to MAXP seats: the kernel is compiled once, for 5-tuples of policies."""
+    fns = [p.fn for p in policies]
+    fns += [fns[0]] * (L.MAXP - len(fns))
+    params = np.zeros((L.MAXP, N_PARAMS), np.float64)
+    for i, p in enumerate(policies):
+        params[i] = p.params
+    return tuple(fns), params
+
+
+def chunk_game_keys(seed: int, chunk: int, first: int, count: int) -> np.ndarray:
+    from demos_sim.demos.engine import game_keys
+
+    return game_keys(np.uint64(chunk_key(seed, chunk)), first, count)
+
+
+# ------------------------------------------------------------------ aggregates
+# One int64 vector per chunk; counts only, so sums are exact and order-free.
+A_GAMES = 0
+A_NOWIN = 1
+A_TRUNC = 2
+A_ROUNDS = 3
+A_ROUNDS_SQ = 4
+A_VETOES = 5
+A_SHARE = 6                  # MAXP sides x MAXP k: games this side won shared by k
+AGG_LEN = A_SHARE + L.MAXP * L.MAXP
+
+
+def aggregate(res: np.ndarray) -> np.ndarray:
+    agg = np.zeros(AGG_LEN, np.int64)
+    agg[A_GAMES] = res.shape[0]
+    trunc = res[:, L.R_TRUNC] == 1
+    agg[A_TRUNC] = trunc.sum()
+    agg[A_NOWIN] = ((res[:, L.R_NWIN] == 0) & ~trunc).sum()
+    rounds = res[:, L.R_ROUNDS]
+    agg[A_ROUNDS] = rounds.sum()
+    agg[A_ROUNDS_SQ] = (rounds * rounds).sum()
+    agg[A_VETOES] = res[:, L.R_VETOES_USED].sum()
+    nwin = res[:, L.R_NWIN]
+    for s in range(L.MAXP):
+        won = (res[:, L.R_WINSIDES] >> s) & 1 == 1
+        for k in range(1, L.MAXP + 1):
+            agg[A_SHARE + s * L.MAXP + k - 1] = (won & (nwin == k)).sum()
+    return agg
+
+
+def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, chunk: int, count: int,
+              players: int) -> np.ndarray:
+    """Play one chunk and return its aggregate vector (a worker's whole job)."""
+    from demos_sim.demos.engine import DIAG_LEN, play_batch
+
+    fns, params = policy_tuple(resolve(specs, players))
+    keys = chunk_game_keys(seed, chunk, 0, count)
+    res = np.zeros((count, L.RES_LEN), np.int64)
+    diag = np.zeros(DIAG_LEN, np.int64)
+    play_batch(fns, cfg_arr, params, keys, res, diag)
+    return aggregate(res)
+
+
+def chunks_of(games: int) -> list[tuple[int, int]]:
+    return [(c, min(CHUNK, games - c * CHUNK)) for c in range((games + CHUNK - 1) // CHUNK)]
+
+
+@dataclass
+class SimResult:
+    config: DemosConfig
+    policies: list[str]
+    seed: int
+    agg: np.ndarray
+    wall_s: float
+    workers: int
+
+    @property
+    def games(self) -> int:
+        return int(self.agg[A_GAMES])
+
+    def side_shares(self) -> list[dict]:
+        """M1 win share of every side: mean, 95% CI (normal, sample variance), counts."""
+        n = self.games
+        out = []
+        labels = self.config.side_labels()
+        for s, label in enumerate(labels):
+            counts = self.agg[A_SHARE + s * L.MAXP: A_SHARE + (s + 1) * L.MAXP]
+            ks = np.arange(1, L.MAXP + 1)
+            total = float((counts / ks).sum())
+            sq = float((counts / ks ** 2).sum())
+            mean = total / n
+            var = max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+            half = 1.959963984540054 * np.sqrt(var / n)
+            seats = [i for i, x in enumerate(self.config.side_of_seat()) if x == s]
+            out.append({"side": label, "seats": seats, "share": mean,
+                        "ci95": [max(0.0, mean - half), min(1.0, mean + half)],
+                        "wins": int(counts.sum()), "shared_wins": int(counts[1:].sum())})
+        return out
+
+    def summary(self) -> dict:
+        from demos_sim import __version__
+        from demos_sim.provenance import git_revision
+
+        n = self.games
+        rounds_mean = self.agg[A_ROUNDS] / n
+        total_rounds = int(self.agg[A_ROUNDS])
+        return {
+            "game": "demos", "rules": self.config.rules, "mode": self.config.mode,
+            "players": self.config.players, "seating": self.config.seating,
+            "variants": self.config.variants, "policies": self.policies, "seed": self.seed,
+            "games": n, "sides": self.side_shares(),
+            "no_winner_share": int(self.agg[A_NOWIN]) / n,
+            "truncated_share": int(self.agg[A_TRUNC]) / n,
+            "mean_rounds": rounds_mean, "rounds": total_rounds,
+            "vetoes_per_game": int(self.agg[A_VETOES]) / n,
+            "wall_s": self.wall_s, "workers": self.workers,
+            "rounds_per_s": total_rounds / self.wall_s if self.wall_s > 0 else None,
+            "games_per_s": n / self.wall_s if self.wall_s > 0 else None,
+            "version": __version__, "git_revision": git_revision(),
+        }
+
+
+def simulate(config: DemosConfig, specs: list[str], games: int, seed: int,
+             workers: int = 1) -> SimResult:
+    """Play ``games`` games; ``workers`` processes (joblib) share the chunks."""
+    from demos_sim import ConfigError
+
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    resolve(specs, config.players)  # refuse unknown policies before anything runs
+    cfg_arr = config.to_array()
+    jobs = chunks_of(games)
+    # warm the kernel (compile or load the cache) before timing
+    run_chunk(cfg_arr, specs, seed, 0, 1, config.players)
+    t0 = time.perf_counter()
+    if workers == 1 or len(jobs) == 1:
+        aggs = [run_chunk(cfg_arr, specs, seed, c, k, config.players) for c, k in jobs]
+    else:
+        from joblib import Parallel, delayed
+
+        aggs = Parallel(n_jobs=workers, backend="loky")(
+            delayed(run_chunk)(cfg_arr, specs, seed, c, k, config.players) for c, k in jobs)
+    wall = time.perf_counter() - t0
+    return SimResult(config, list(specs), seed, np.sum(aggs, axis=0), wall, workers)

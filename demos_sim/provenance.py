@@ -1,0 +1,23 @@
+"""Where a result came from: package version, git revision, library versions."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+from pathlib import Path
+
+
+@functools.lru_cache(maxsize=1)
+def git_revision() -> str | None:
+    """The checkout's HEAD commit (with ``-dirty`` when modified), or None outside git."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                             text=True, timeout=5)
+        if rev.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True, timeout=5)
+        return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return None

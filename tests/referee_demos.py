@@ -1,0 +1,927 @@
+"""Independent referee for DĒMOS game records (RULES.md Part D, Part V, X1).
+
+``audit_demos(record)`` replays one DĒMOS record in the format of GAME_RECORD.md and
+returns every departure from the rules it can see, as human-readable strings; an
+empty list means the game was played exactly by the rules.
+
+Written from RULES.md, GAME_RECORD.md and game_record.schema.json only: it imports
+nothing from ``demos_sim`` so that it can catch the engine's mistakes.
+
+How the replay works
+--------------------
+Each rule is checked where it applies, with its rule ID in the message. After a
+violation has been reported the replay *follows the record* (the recorded hands,
+figure receivers, reveals, points …) so that one engine mistake gives one message,
+not a cascade; later checks are then checks of the record's own consistency.
+
+Readings of points the texts leave open are marked "Reading:" in the comments.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from itertools import product
+from pathlib import Path
+
+try:  # imported as tests.referee_demos
+    from .ref_scoring import (
+        SUITS,
+        card_value,
+        combination_score,
+        parse_card,
+        ref_best,
+        ref_round_key,
+    )
+except ImportError:  # imported with tests/ on sys.path (pytest's default)
+    from ref_scoring import (  # type: ignore[no-redef]
+        SUITS,
+        card_value,
+        combination_score,
+        parse_card,
+        ref_best,
+        ref_round_key,
+    )
+
+# RULES.md Part V: the DĒMOS variants, and nothing else, belong in "variants".
+DEMOS_VARIANTS = (
+    "carre_points",
+    "run_base",
+    "secret_optional",
+    "max_rounds",
+    "round_cap",
+    "media_targets_revealed",
+    "media_optional",
+    "no_trio_winner",
+    "team_vetoes",
+    "team_points_tiebreak",
+    "independent_double_media",
+    "independent_points_strict",
+    "p3_harmonies",
+    "favourite_suit_bonus",
+)
+TEAM_MODES = ("2v2", "2v3", "2v2+1")
+FIGURE_TYPES = ("E", "L", "J")
+MEDIA = "M"
+MAX_SCHEMA_MESSAGES = 25
+
+
+def _schema_path() -> Path | None:
+    candidates = [
+        Path(__file__).resolve().parents[2] / "shared" / "game_record.schema.json",
+        Path("/work/shared/game_record.schema.json"),
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path
+    return None
+
+
+_SCHEMA_CACHE: dict = {}
+
+
+def _schema_validator():
+    if "validator" not in _SCHEMA_CACHE:
+        from jsonschema import Draft202012Validator
+
+        path = _schema_path()
+        if path is None:
+            _SCHEMA_CACHE["validator"] = None
+        else:
+            schema = json.loads(path.read_text(encoding="utf-8"))
+            Draft202012Validator.check_schema(schema)
+            _SCHEMA_CACHE["validator"] = Draft202012Validator(schema)
+    return _SCHEMA_CACHE["validator"]
+
+
+def people_deck(rules: str) -> list[str]:
+    """D1: values 1–10 (full) or 2–10 (simplified) in each of the 4 suits."""
+    low = 1 if rules == "full" else 2
+    return [f"{v}{s}" for s in SUITS for v in range(low, 11)]
+
+
+def power_pile_cards(rules: str) -> list[str]:
+    """D1: E, L, J in the 4 colours, plus 2 Media in full rules."""
+    figures = [t + s for t in FIGURE_TYPES for s in SUITS]
+    return figures + ([MEDIA, MEDIA] if rules == "full" else [])
+
+
+def _short(value, limit: int = 160) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _same_set(a, b) -> bool:
+    return Counter(a) == Counter(b)
+
+
+# ---------------------------------------------------------------------------------------
+# Final election helpers (D7, D9.5, D9.6), public so that tests can check them alone.
+
+
+def trio_options(figures, covered: dict | None = None) -> list[tuple[tuple, tuple, int]]:
+    """Every legal trio of a player (D7.1): ``(trio in order E, L, J, colours, harmony)``.
+
+    ``figures``: the player's figure codes (Media ignored); ``covered``: figure code ->
+    colour announced by a Media (D6.2). A trio holds one E, one L and one J and every
+    covered figure; colours are taken after Media; harmony = number of distinct colours
+    (3 best, D7.2).
+    """
+    covered = covered or {}
+    by_type = {t: [f for f in figures if f != MEDIA and f[0] == t] for t in FIGURE_TYPES}
+    options = []
+    for trio in product(by_type["E"], by_type["L"], by_type["J"]):
+        if not all(f in trio for f in covered):
+            continue  # D7.1: every Media-covered figure must be in the trio
+        colours = tuple(covered.get(f, f[1]) for f in trio)
+        options.append((trio, colours, len(set(colours))))
+    return options
+
+
+def _side_tiebreak(sides, members, points, how: str):
+    """D9.5 tie-break between tied sides: the top member (``max``) or total (``sum``)."""
+
+    def value(side):
+        pts = [points[s] for s in members[side]]
+        return max(pts) if how == "max" else sum(pts)
+
+    top = max(value(side) for side in sides)
+    return [side for side in sides if value(side) == top]
+
+
+def election_winners(
+    mode: str,
+    labels: list[str],
+    harmonies: list[set[int]],
+    points: list[int],
+    variants: dict,
+    independent_media: int = 0,
+    independent_has_j: bool = False,
+) -> list[str]:
+    """Winning side labels of the final election.
+
+    ``labels``: side label by seat (individual games: the seats as strings);
+    ``harmonies``: by seat, the set of harmonies of the player's legal trios (empty =
+    no trio); ``points``: cumulative points by seat; ``independent_media``: how many
+    Media the Independent of 2v2+1 holds (kept or collected); ``independent_has_j``:
+    whether he holds a J figure. Returns the labels in seat order of first member.
+    """
+    n = len(labels)
+    best = [max(h) if h else 0 for h in harmonies]
+    members: dict[str, list[int]] = {}
+    for seat, label in enumerate(labels):
+        members.setdefault(label, []).append(seat)
+
+    def sides_of(seats):
+        out = []
+        for seat in sorted(seats):
+            if labels[seat] not in out:
+                out.append(labels[seat])
+        return out
+
+    if mode == "individual":
+        # D7.3: best harmony, then cumulative points, still tied: shared.
+        top = max(best)
+        if top == 0:
+            # D7.4 no_trio_winner: "none" -> no winner; "points" -> most points.
+            if variants["no_trio_winner"] == "none":
+                return []
+            most = max(points)
+            return sides_of(s for s in range(n) if points[s] == most)
+        cands = [s for s in range(n) if best[s] == top]
+        most = max(points[s] for s in cands)
+        return sides_of(s for s in cands if points[s] == most)
+
+    if mode in ("2v2", "2v3"):
+        # D9.5: a side's trio is its best member's; ties by team_points_tiebreak.
+        side_best = {side: max(best[s] for s in ms) for side, ms in members.items()}
+        top = max(side_best.values())
+        if top == 0:
+            return []  # D7.4: in 2v2 and 2v3 no trio anywhere -> no winner
+        tied = [side for side in side_best if side_best[side] == top]
+        tied = _side_tiebreak(tied, members, points, variants["team_points_tiebreak"])
+        return sides_of(members[side][0] for side in tied)
+
+    if mode == "2v2+1":
+        indep = labels.index("I")
+        # D9.6 step 1: 3-colour trios; those players' own points decide.
+        three = [s for s in range(n) if best[s] == 3]
+        if three:
+            most = max(points[s] for s in three)
+            return sides_of(s for s in three if points[s] == most)
+        # D9.6 step 2: the Independent's own conditions.
+        others = [points[s] for s in range(n) if s != indep]
+        if variants["independent_points_strict"]:
+            voice = points[indep] > max(others)
+        else:
+            voice = points[indep] >= max(others)
+        controller = independent_media >= 2 and independent_has_j
+        dissident = 2 in harmonies[indep]  # no 3-colour trio here (step 1 failed)
+        if voice or controller or dissident:
+            return ["I"]
+        # D9.6 step 3: residual team trios; the Independent takes no part.
+        teams = {side: ms for side, ms in members.items() if side != "I"}
+        if variants["p3_harmonies"] == "bicolour_then_mono":
+            team_best = {side: max(best[s] for s in ms) for side, ms in teams.items()}
+            top = max(team_best.values())
+            if top == 0:
+                return []
+            tied = [side for side in team_best if team_best[side] == top]
+        else:  # "mono_only": only a member who can form a 1-colour trio qualifies
+            tied = [side for side, ms in teams.items() if any(1 in harmonies[s] for s in ms)]
+            if not tied:
+                return []
+        tied = _side_tiebreak(tied, teams, points, variants["team_points_tiebreak"])
+        return sides_of(members[side][0] for side in tied)
+
+    raise ValueError(f"unknown mode {mode!r}")
+
+
+# ---------------------------------------------------------------------------------------
+
+
+class _Referee:
+    def __init__(self, record):
+        self.record = record
+        self.violations: list[str] = []
+
+    def bad(self, where: str, rule: str, message: str) -> None:
+        self.violations.append(f"{where}: [{rule}] {message}")
+
+    # -- structure --------------------------------------------------------------------
+
+    def check_schema(self) -> None:
+        try:
+            validator = _schema_validator()
+        except Exception as exc:  # a broken schema file is reported, not raised
+            self.bad("record", "schema", f"could not load game_record.schema.json: {exc}")
+            return
+        if validator is None:
+            self.bad("record", "schema", "game_record.schema.json not found")
+            return
+        errors = sorted(validator.iter_errors(self.record), key=lambda e: list(map(str, e.path)))
+        for error in errors[:MAX_SCHEMA_MESSAGES]:
+            where = "/".join(str(p) for p in error.path) or "(top)"
+            self.bad("record", "schema", f"at {where}: {_short(error.message, 240)}")
+        if len(errors) > MAX_SCHEMA_MESSAGES:
+            self.bad("record", "schema", f"... and {len(errors) - MAX_SCHEMA_MESSAGES} more")
+
+    def check_header(self) -> bool:
+        """Game-level fields. Returns False when the record cannot be replayed."""
+        rec = self.record
+        if rec.get("game") != "demos":
+            self.bad("record", "GAME_RECORD", f"game must be 'demos', got {_short(rec.get('game'))}")
+            return False
+        if rec.get("contract") != 1:
+            self.bad("record", "GAME_RECORD", f"contract must be 1, got {_short(rec.get('contract'))}")
+        rules, mode, n = rec.get("rules"), rec.get("mode"), rec.get("players")
+        ok = True
+        if rules not in ("full", "simplified"):
+            self.bad("record", "D1", f"rules must be 'full' or 'simplified', got {_short(rules)}")
+            ok = False
+        if mode not in ("individual",) + TEAM_MODES:
+            self.bad("record", "D9.1", f"unknown mode {_short(mode)}")
+            ok = False
+        if not isinstance(n, int) or isinstance(n, bool) or not 3 <= n <= 5:
+            self.bad("record", "D2.2", f"players must be 3–5, got {_short(n)}")
+            return False
+        if not ok:
+            return False
+        self.rules, self.mode, self.n = rules, mode, n
+
+        # Part V: exactly the DĒMOS variants.
+        variants = rec.get("variants")
+        if not isinstance(variants, dict):
+            self.bad("record", "Part V", "variants must be an object")
+            return False
+        missing = [k for k in DEMOS_VARIANTS if k not in variants]
+        extra = sorted(k for k in variants if k not in DEMOS_VARIANTS)
+        if missing:
+            self.bad("record", "Part V", f"variants lacks {missing}")
+        if extra:
+            self.bad("record", "Part V", f"variants holds names that are not DĒMOS variants: {extra}")
+        if missing:
+            return False
+        self.v = variants
+        rb = variants["run_base"]
+        if not (isinstance(rb, list) and len(rb) == 3 and all(isinstance(x, int) for x in rb)):
+            self.bad("record", "Part V", f"run_base must be 3 integers, got {_short(rb)}")
+            return False
+        self.run_base = tuple(rb)
+
+        # D9.1, D9.2: seating and sides.
+        seating = rec.get("seating")
+        if mode == "individual":
+            if seating is not None:
+                self.bad("record", "D9.2", "individual games have seating null")
+            self.labels = [str(s) for s in range(n)]
+        else:
+            if rules != "full":
+                self.bad("record", "D9.2", "team modes use the full rules")
+            if not isinstance(seating, str) or len(seating) != n:
+                self.bad("record", "D9.2", f"seating must be {n} labels, got {_short(seating)}")
+                return False
+            counts = sorted(Counter(seating).values())
+            if mode == "2v2":
+                good = n == 4 and "I" not in seating and counts == [2, 2]
+            elif mode == "2v3":
+                good = n == 5 and "I" not in seating and counts == [2, 3]
+            else:
+                good = n == 5 and seating.count("I") == 1 and counts == [1, 2, 2]
+            if not good:
+                self.bad("record", "D9.1", f"seating {seating!r} does not fit mode {mode}")
+                return False
+            self.labels = list(seating)
+        self.members: dict[str, list[int]] = {}
+        for seat, label in enumerate(self.labels):
+            self.members.setdefault(label, []).append(seat)
+
+        policies = rec.get("policies")
+        if not isinstance(policies, list) or len(policies) != n:
+            self.bad("record", "GAME_RECORD", f"policies must list one policy per seat ({n})")
+
+        # X1: favourite suits by seat exactly when the bonus is on.
+        fav = rec.get("favourite_suits")
+        self.favourites = [None] * n
+        if variants["favourite_suit_bonus"] > 0:
+            if not (isinstance(fav, list) and len(fav) == n and all(f in SUITS for f in fav)):
+                self.bad("record", "X1", f"favourite_suits must be a suit letter by seat, got {_short(fav)}")
+            else:
+                self.favourites = list(fav)
+        elif fav is not None:
+            self.bad("record", "X1", "favourite_suits must be null when favourite_suit_bonus is 0")
+
+        # D2.3: the People deck can never run out.
+        turns = 3 if rules == "full" else 2
+        if len(people_deck(rules)) < 5 * n + turns * n:
+            self.bad("record", "D2.3", "invalid configuration: the People deck can run out")
+        return True
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def score_args(self, seat: int) -> dict:
+        return dict(
+            rules=self.rules,
+            carre_points=self.v["carre_points"],
+            run_base=self.run_base,
+            favourite_suit=self.favourites[seat],
+            favourite_suit_bonus=self.v["favourite_suit_bonus"],
+        )
+
+    def check_order(self, where, rule, name, entries, order) -> bool:
+        if not isinstance(entries, list):
+            self.bad(where, rule, f"{name} must be a list")
+            return False
+        seats = [e.get("seat") if isinstance(e, dict) else None for e in entries]
+        if seats != order:
+            self.bad(where, rule, f"{name} must have one entry per player in action order {order}, got seats {seats}")
+        return True
+
+    def valid_seat(self, seat) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n
+
+    # -- main phase -------------------------------------------------------------------
+
+    def replay(self) -> None:
+        rec, n = self.record, self.n
+        # D1, D2.1: the Power pile holds the right cards; it is drawn from index 0.
+        pile = rec.get("power_pile")
+        if not isinstance(pile, list):
+            self.bad("record", "D1", "power_pile must be a list")
+            return
+        if not _same_set(pile, power_pile_cards(self.rules)):
+            self.bad("record", "D1", f"power_pile is not the {self.rules} Power pile: {_short(pile, 240)}")
+        self.pile = pile
+        self.pile_pos = 0
+        self.owned = {s: [] for s in range(n)}  # figures in order of acquisition (D4.6)
+        self.face_up = {s: set() for s in range(n)}  # revealed by a Carré (D4.6)
+        self.cumulative = [0] * n  # D4.7
+        # D3.4.1, D9.3: vetoes belong to sides.
+        self.vetoes = {}
+        for label, ms in self.members.items():
+            if self.mode == "2v3" and len(ms) == 2:
+                self.vetoes[label] = self.v["team_vetoes"]
+            else:
+                self.vetoes[label] = 1
+
+        rounds = rec.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            self.bad("record", "GAME_RECORD", "rounds must be a non-empty list")
+            return
+        max_rounds, round_cap = self.v["max_rounds"], self.v["round_cap"]
+        expected_end = None  # ("normal" | "truncated", number of rounds)
+        for r, rnd in enumerate(rounds):
+            try:
+                self.replay_round(r, rnd)
+            except Exception as exc:
+                self.bad(f"round {r}", "replay", f"could not replay this round ({type(exc).__name__}: {exc}); replay stopped")
+                return
+            played = r + 1
+            # D5.1: the main phase ends after the round in which the pile became
+            # empty, or after max_rounds rounds; else round_cap truncates the game.
+            # A normal end that falls on the round_cap round is a normal end.
+            if self.pile_pos >= len(pile) or (max_rounds is not None and played >= max_rounds):
+                expected_end = ("normal", played)
+                break
+            if played >= round_cap:
+                expected_end = ("truncated", played)
+                break
+        self.last_round = len(rounds) - 1
+        truncated = rec.get("truncated")
+        if expected_end is None:
+            self.bad(
+                "record", "D5.1",
+                f"the record stops after {len(rounds)} rounds but the game was not over "
+                f"({len(pile) - self.pile_pos} figures left, max_rounds {max_rounds}, round_cap {round_cap})",
+            )
+            self.expect_truncated = bool(truncated)
+        else:
+            kind, played = expected_end
+            if len(rounds) != played:
+                why = "the Power pile was empty" if self.pile_pos >= len(pile) else (
+                    "max_rounds was reached" if kind == "normal" else "round_cap was reached")
+                self.bad("record", "D5.1",
+                         f"the game must end after round {played - 1} ({why}), but the record has {len(rounds)} rounds")
+            self.expect_truncated = kind == "truncated"
+            if truncated is not self.expect_truncated:
+                self.bad("record", "D5.1",
+                         f"truncated must be {self.expect_truncated} ({kind} end after {played} rounds), got {_short(truncated)}")
+
+    def replay_round(self, r: int, rnd: dict) -> None:
+        where = f"round {r}"
+        n, rules, v = self.n, self.rules, self.v
+        if not isinstance(rnd, dict):
+            raise TypeError("a round must be an object")
+        dealer = r % n
+        if rnd.get("dealer") != dealer:  # D2.1
+            self.bad(where, "D2.1", f"dealer must be {dealer} (round {r} mod {n}), got {_short(rnd.get('dealer'))}")
+        order = [(dealer + 1 + i) % n for i in range(n)]  # action order
+
+        # D1, D3.1: the People deck, shuffled.
+        deck = rnd.get("deck")
+        if not isinstance(deck, list):
+            raise TypeError("deck must be a list")
+        expected_deck = people_deck(rules)
+        if not _same_set(deck, expected_deck):
+            missing = sorted(set(expected_deck) - set(deck))
+            extra = sorted((Counter(deck) - Counter(expected_deck)).elements())
+            self.bad(where, "D1", f"deck is not a permutation of the {rules} People deck (missing {missing}, extra {extra})")
+        pos = 0
+
+        def draw(who: str):
+            nonlocal pos
+            if pos >= len(deck):
+                self.bad(where, "D2.3", f"{who}: the People deck ran out")
+                return None
+            card = deck[pos]
+            pos += 1
+            return card
+
+        # D3.1: 5 cards each, one at a time in action order, from the top.
+        hands = {s: [] for s in range(n)}
+        for _ in range(5):
+            for s in order:
+                card = draw(f"deal to seat {s}")
+                if card is not None:
+                    hands[s].append(card)
+
+        def give(seat, card):
+            if self.valid_seat(seat) and card is not None:
+                hands[seat].append(card)
+
+        def take_from_hand(seat, card, rule, turn) -> None:
+            if not self.valid_seat(seat):
+                self.bad(where, rule, f"{turn}: bad seat {_short(seat)}")
+            elif card not in hands[seat]:
+                self.bad(where, rule, f"{turn}: seat {seat} discards {_short(card)}, which is not in their hand {sorted(hands[seat])}")
+            else:
+                hands[seat].remove(card)
+
+        # D3.2 public discard: discard from hand face up, then draw the next card.
+        table: list[str] = []  # public discards still on the table
+        public = rnd.get("public")
+        if self.check_order(where, "D3.2", "public", public, order):
+            for e in public:
+                seat, card = e.get("seat"), e.get("discard")
+                take_from_hand(seat, card, "D3.2", "public discard")
+                table.append(card)
+                give(seat, draw(f"public draw of seat {seat}"))
+
+        # D3.3 secret discard: discard face down, then the deck or a public discard.
+        secret_discards: list[str] = []
+        secret = rnd.get("secret")
+        if self.check_order(where, "D3.3", "secret", secret, order):
+            for e in secret:
+                seat, card, take = e.get("seat"), e.get("discard"), e.get("take")
+                if card is None and take is None:
+                    if not v["secret_optional"]:
+                        self.bad(where, "D3.3", f"secret turn: seat {seat} passes but secret_optional is false")
+                    continue
+                if card is None or take is None:
+                    self.bad(where, "D3.3", f"secret turn: seat {seat}: discard and take are both null (a pass) or both set")
+                    continue
+                take_from_hand(seat, card, "D3.3", "secret discard")
+                secret_discards.append(card)
+                if take == "deck":
+                    give(seat, draw(f"secret draw of seat {seat}"))
+                elif take in table:
+                    table.remove(take)  # a physical card: once taken it is gone
+                    give(seat, take)
+                else:
+                    self.bad(where, "D3.3", f"secret turn: seat {seat} takes {_short(take)}, which is not a public discard still on the table {table}")
+                    give(seat, take)
+
+        # D3.4 unanimous discard (full rules only; simplified: D8).
+        veto, unanimous = rnd.get("veto"), rnd.get("unanimous")
+        if rules == "simplified":
+            if veto is not None:
+                self.bad(where, "D8", "simplified rules have no unanimous turn, so no veto")
+            if unanimous is not None:
+                self.bad(where, "D8", "simplified rules have no unanimous turn")
+        else:
+            # D3.4.1, D9.3: sides still holding a veto are asked in action order, a
+            # team at its first member in action order.
+            asked = []  # (seat, side) in the order the sides are asked
+            seen = set()
+            for s in order:
+                label = self.labels[s]
+                if label in seen:
+                    continue
+                seen.add(label)  # s is the side's first member in action order
+                if self.vetoes[label] > 0:  # only a side holding a veto is asked
+                    asked.append((s, label))
+            if veto is not None:
+                vseat = veto.get("seat") if isinstance(veto, dict) else None
+                if not self.valid_seat(vseat):
+                    self.bad(where, "D3.4.1", f"veto must be null or {{'seat': s}}, got {_short(veto)}")
+                else:
+                    label = self.labels[vseat]
+                    if self.vetoes[label] <= 0:
+                        self.bad(where, "D3.4.1", f"veto at seat {vseat}: side {label!r} holds no veto any more")
+                    elif (vseat, label) not in asked:
+                        first = min(self.members[label], key=order.index)
+                        self.bad(where, "D9.3", f"veto recorded at seat {vseat}, but side {label!r} is asked at its first member in action order, seat {first}")
+                    if self.vetoes[label] > 0:
+                        self.vetoes[label] -= 1
+                if unanimous is not None:
+                    self.bad(where, "D3.4.1", "a vetoed round has no unanimous turn (unanimous must be null)")
+            elif not isinstance(unanimous, list):
+                self.bad(where, "D3.4", "without a veto, full rules play the unanimous turn (unanimous must be a list)")
+            elif self.check_order(where, "D3.4.3", "unanimous", unanimous, order):
+                # D3.4.2: visible = public discards not taken + every secret discard.
+                visible = list(table) + list(secret_discards)
+                out_of_round = []
+                for e in unanimous:
+                    seat, card, take = e.get("seat"), e.get("discard"), e.get("take")
+                    take_from_hand(seat, card, "D3.4.3", "unanimous discard")
+                    out_of_round.append(card)  # face down, out of the round
+                    if take == "deck":
+                        give(seat, draw(f"unanimous draw of seat {seat}"))
+                    elif take in visible:
+                        visible.remove(take)
+                        give(seat, take)
+                    else:
+                        why = ("a unanimous discard is out of the round" if take in out_of_round
+                               else f"visible discards still on the table: {visible}")
+                        self.bad(where, "D3.4.3", f"unanimous turn: seat {seat} takes {_short(take)}, which it may not ({why})")
+                        give(seat, take)
+
+        # D3.5: hands at showdown.
+        rec_hands = rnd.get("hands")
+        seat_keys = {str(s) for s in range(n)}
+        if not isinstance(rec_hands, dict) or set(rec_hands) != seat_keys:
+            self.bad(where, "GAME_RECORD", f"hands must map every seat {sorted(seat_keys)}")
+            rec_hands = rec_hands if isinstance(rec_hands, dict) else {}
+        showdown = {}
+        for s in range(n):
+            recorded = rec_hands.get(str(s))
+            if not isinstance(recorded, list) or not _same_set(recorded, hands[s]):
+                self.bad(where, "D3.5", f"seat {s}: recorded hand {_short(recorded)} but the replay gives {sorted(hands[s])}")
+            showdown[s] = hands[s]
+            if isinstance(recorded, list) and self._is_hand(recorded):
+                showdown[s] = recorded  # follow the record for the scoring checks
+            if len(hands[s]) != 5:
+                self.bad(where, "D3.5", f"seat {s} holds {len(hands[s])} cards at showdown after the replay")
+
+        # D4.1, D4.2: every player plays their best combination.
+        combos = rnd.get("combos")
+        if not isinstance(combos, dict) or set(combos) != seat_keys:
+            self.bad(where, "GAME_RECORD", f"combos must map every seat {sorted(seat_keys)}")
+            combos = combos if isinstance(combos, dict) else {}
+        best, keys = {}, {}
+        for s in range(n):
+            if not self._is_hand(showdown[s]):
+                raise ValueError(f"seat {s} has no valid 5-card hand to score")
+            best[s] = ref_best(showdown[s], **self.score_args(s))
+            keys[s] = ref_round_key(showdown[s], **self.score_args(s))
+            self.check_combo(where, s, showdown[s], combos.get(str(s), "missing"), best[s])
+
+        # D4.3 (D9.4): winners = every player with the top key; none if all abandon.
+        scored = {s: k for s, k in keys.items() if k is not None}
+        top = max(scored.values()) if scored else None
+        exp_winners = [s for s in order if scored.get(s) == top] if scored else []
+        winners = rnd.get("winners")
+        if not isinstance(winners, list) or sorted(map(str, winners)) != sorted(map(str, exp_winners)):
+            self.bad(where, "D4.3", f"winners must be {sorted(exp_winners)} (keys {self._keys_text(keys)}), got {_short(winners)}")
+
+        # D4.5 (D9.4): each winning side draws 1 figure, 2 after a Carré, served in
+        # action order of its round-winning player, until the pile is empty.
+        sides = []  # (label, won with a Carré) in service order
+        for s in exp_winners:  # already in action order
+            label = self.labels[s]
+            if label not in [x for x, _ in sides]:
+                side_winners = [w for w in exp_winners if self.labels[w] == label]
+                sides.append((label, any(best[w][0] == "carre" for w in side_winners)))
+        expected_draws = []
+        p = self.pile_pos
+        for label, carre in sides:
+            for _ in range(2 if carre else 1):
+                if p < len(self.pile):
+                    expected_draws.append((label, self.pile[p]))
+                    p += 1
+        figures = rnd.get("figures")
+        if not isinstance(figures, list):
+            raise TypeError("figures must be a list")
+        if len(figures) != len(expected_draws):
+            self.bad(where, "D4.5", f"{len(expected_draws)} figures must be drawn ({[f for _, f in expected_draws]} to sides {[l for l, _ in expected_draws]}), the record has {len(figures)}")
+        for i, e in enumerate(figures):
+            seat, fig = e.get("seat"), e.get("figure")
+            if i < len(expected_draws):
+                label, exp_fig = expected_draws[i]
+                if fig != exp_fig:
+                    self.bad(where, "D4.5", f"figure #{i} must be {exp_fig} (Power pile card {self.pile_pos + i}), got {_short(fig)}")
+                if not self.valid_seat(seat) or self.labels[seat] != label:
+                    if self.mode == "individual":
+                        self.bad(where, "D4.5", f"figure #{i} ({exp_fig}) goes to winner seat {label}, got seat {_short(seat)}")
+                    else:
+                        self.bad(where, "D9.4", f"figure #{i} ({exp_fig}) goes to a member of side {label!r} {self.members[label]}, got seat {_short(seat)}")
+            if self.valid_seat(seat) and isinstance(fig, str):
+                self.owned[seat].append(fig)  # follow the record
+        self.pile_pos = min(len(self.pile), self.pile_pos + len(figures))
+
+        # D4.6 (D9.4): Carré reveal, after the draws.
+        carre_sides = {label for label, carre in sides if carre}
+        expected_reveals = []
+        if carre_sides:
+            for s in range(n):
+                if self.labels[s] in carre_sides:
+                    continue  # won the round with a Carré (its side did, in team modes)
+                first = next((f for f in self.owned[s] if f != MEDIA), None)
+                if first is not None and first not in self.face_up[s]:
+                    expected_reveals.append((s, first))
+        reveals = rnd.get("reveals")
+        if not isinstance(reveals, list):
+            raise TypeError("reveals must be a list")
+        got = [(e.get("seat"), e.get("figure")) for e in reveals]
+        if not _same_set(got, expected_reveals):
+            self.bad(where, "D4.6", f"reveals must be {sorted(expected_reveals)}, got {got}")
+        for seat, fig in got:
+            if self.valid_seat(seat) and fig in self.owned[seat]:
+                self.face_up[seat].add(fig)  # follow the record
+
+        # D4.1, D4.7: round points (0 when abandoned), cumulated.
+        exp_points = [best[s][1] if best[s][0] is not None else 0 for s in range(n)]
+        points = rnd.get("points")
+        if points != exp_points:
+            self.bad(where, "D4.7", f"points must be {exp_points}, got {_short(points)}")
+        if isinstance(points, list) and len(points) == n and all(isinstance(x, int) for x in points):
+            self.cumulative = [c + x for c, x in zip(self.cumulative, points)]
+        else:
+            self.cumulative = [c + x for c, x in zip(self.cumulative, exp_points)]
+
+    def _is_hand(self, cards) -> bool:
+        try:
+            deck = set(people_deck(self.rules))
+            return len(cards) == 5 and len(set(cards)) == 5 and all(c in deck for c in cards)
+        except TypeError:
+            return False
+
+    @staticmethod
+    def _keys_text(keys) -> str:
+        return "{" + ", ".join(f"{s}: {k}" for s, k in keys.items()) + "}"
+
+    def check_combo(self, where, seat, hand, combo, best) -> None:
+        """D4.1–D4.2: the recorded combination is a best combination of the hand."""
+        kind, score, unplayed = best
+        if combo == "missing":
+            return  # already reported with the combos map
+        if kind is None:
+            if combo is not None:
+                self.bad(where, "D4.1", f"seat {seat} holds no combination in {sorted(hand)} and must abandon (combo null), got {_short(combo)}")
+            return
+        if not isinstance(combo, dict):
+            self.bad(where, "D4.1", f"seat {seat} must play a {kind} scoring {score}, got {_short(combo)}")
+            return
+        if combo.get("kind") != kind or combo.get("score") != score:
+            self.bad(where, "D4.2", f"seat {seat}: best combination of {sorted(hand)} is a {kind} scoring {score} (unplayed {unplayed}), got {combo.get('kind')} scoring {_short(combo.get('score'))}")
+        cards = combo.get("cards")
+        if not isinstance(cards, list) or len(set(cards)) != len(cards) or not set(cards) <= set(hand):
+            self.bad(where, "D4.1", f"seat {seat}: combination cards {_short(cards)} are not distinct cards of the hand {sorted(hand)}")
+            return
+        scored = combination_score(cards, **self.score_args(seat))
+        if scored is None or scored[0] != combo.get("kind"):
+            self.bad(where, "D4.1", f"seat {seat}: {cards} is not a {combo.get('kind')}")
+            return
+        if scored[1] != combo.get("score"):
+            self.bad(where, "D4.1", f"seat {seat}: {cards} scores {scored[1]}, recorded {_short(combo.get('score'))}")
+        left = sum(card_value(c) for c in hand) - sum(card_value(c) for c in cards)
+        if (scored[1], left) != (score, unplayed):
+            self.bad(where, "D4.2", f"seat {seat}: {cards} gives (score, unplayed) = {(scored[1], left)}, the best is {(score, unplayed)}")
+
+    # -- Scandal (D6) -----------------------------------------------------------------
+
+    def check_scandal(self) -> dict:
+        """Checks the Scandal phase; returns the Media covers: (seat, figure) -> colour."""
+        rec, n, v = self.record, self.n, self.v
+        scandal = rec.get("scandal")
+        covered: dict = {}
+        if self.rules == "simplified" or self.expect_truncated:
+            if scandal is not None:
+                why = "simplified rules (D8)" if self.rules == "simplified" else "a truncated game (D5.1)"
+                self.bad("scandal", "D6", f"scandal must be null in {why}")
+            return covered
+        if not isinstance(scandal, dict):
+            self.bad("scandal", "D6", "full rules: the Scandal phase must be recorded")
+            return covered
+        media = {s: self.owned[s].count(MEDIA) for s in range(n)}
+        indep = self.labels.index("I") if self.mode == "2v2+1" else None
+        # D6.1: two Media cancel out, except for the Independent of 2v2+1 (D9.6).
+        exp_cancelled = [s for s in range(n) if media[s] >= 2 and s != indep]
+        exp_kept = [indep] if indep is not None and media[indep] >= 2 and v["independent_double_media"] == "keep" else []
+        if not isinstance(scandal.get("cancelled"), list) or sorted(map(str, scandal["cancelled"])) != sorted(map(str, exp_cancelled)):
+            self.bad("scandal", "D6.1", f"cancelled must be {exp_cancelled}, got {_short(scandal.get('cancelled'))}")
+        if not isinstance(scandal.get("kept"), list) or sorted(map(str, scandal["kept"])) != sorted(map(str, exp_kept)):
+            self.bad("scandal", "D9.6", f"kept must be {exp_kept}, got {_short(scandal.get('kept'))}")
+        # D6.2: remaining Media holders act in action order of the last round; the
+        # Independent under "act" plays both of his, one after the other.
+        last_dealer = self.last_round % n
+        order = [(last_dealer + 1 + i) % n for i in range(n)]
+        slots = []
+        for s in order:
+            if s in exp_cancelled or s in exp_kept:
+                continue
+            slots += [s] * min(media[s], 2 if s == indep else 1)
+        actions = scandal.get("actions")
+        if not isinstance(actions, list):
+            self.bad("scandal", "D6.2", "actions must be a list")
+            return covered
+
+        def legal_targets(holder):
+            out = []
+            for t in range(n):
+                if t == holder:
+                    continue  # another player
+                for f in self.owned[t]:
+                    if f == MEDIA or (t, f) in covered:
+                        continue
+                    if f in self.face_up[t] and not v["media_targets_revealed"]:
+                        continue  # D6.3: a Carré-revealed figure is not hidden
+                    out.append((t, f))
+            return out
+
+        i = 0
+        for s in slots:
+            legal = legal_targets(s)
+            act = actions[i] if i < len(actions) else None
+            if isinstance(act, dict) and act.get("seat") == s:
+                i += 1
+                target, fig, colour = act.get("target"), act.get("figure"), act.get("colour")
+                if (target, fig) not in legal:
+                    self.bad("scandal", "D6.2", f"Media of seat {s} targets {_short(fig)} of seat {_short(target)}, not a legal target {legal}")
+                if colour not in SUITS:
+                    self.bad("scandal", "D6.2", f"Media of seat {s} announces {_short(colour)}, not a colour")
+                if self.valid_seat(target) and fig in self.owned[target] and fig != MEDIA:
+                    covered[(target, fig)] = colour  # follow the record
+            elif legal and not v["media_optional"]:
+                self.bad("scandal", "D6.2", f"the Media of seat {s} is compulsory (media_optional false) with legal targets {legal}, but no action of seat {s} is recorded here")
+        for act in actions[i:]:
+            self.bad("scandal", "D6.2", f"unexpected Media action {_short(act)} (expected Media players in order: {slots})")
+        return covered
+
+    # -- final election (D7, D9.5, D9.6) ----------------------------------------------
+
+    def check_final(self, covered: dict) -> None:
+        rec, n = self.record, self.n
+        final = rec.get("final")
+        if self.expect_truncated:
+            if final is not None:
+                self.bad("final", "D5.1", "a truncated game has no election (final must be null)")
+            return
+        if not isinstance(final, dict):
+            self.bad("final", "D7", "final must be recorded for a game that was not truncated")
+            return
+        if final.get("cumulative_points") != self.cumulative:
+            self.bad("final", "D4.7", f"cumulative_points must be {self.cumulative} (sum of round points), got {_short(final.get('cumulative_points'))}")
+        trios = final.get("trios") if isinstance(final.get("trios"), dict) else {}
+        colours = final.get("trio_colours") if isinstance(final.get("trio_colours"), dict) else {}
+        harmony = final.get("harmony")
+        seat_keys = {str(s) for s in range(n)}
+        if set(trios) != seat_keys or set(colours) != seat_keys:
+            self.bad("final", "GAME_RECORD", "trios and trio_colours must map every seat")
+        harmonies = []
+        for s in range(n):
+            cov = {f: c for (t, f), c in covered.items() if t == s}
+            options = trio_options(self.owned[s], cov)
+            hs = {h for _, _, h in options}
+            harmonies.append(hs)
+            best_h = max(hs) if hs else 0
+            trio, tcol = trios.get(str(s)), colours.get(str(s))
+            if not options:
+                if trio is not None or tcol is not None:
+                    self.bad("final", "D7.1", f"seat {s} can form no trio (figures {self.owned[s]}, covered {cov}); trio must be null, got {_short(trio)}")
+            else:
+                legal = {t: (c, h) for t, c, h in options}
+                key = tuple(trio) if isinstance(trio, list) else None
+                if key not in legal:
+                    self.bad("final", "D7.1", f"seat {s}: {_short(trio)} is not a legal trio in order E, L, J of {self.owned[s]} (covered {cov})")
+                else:
+                    c, h = legal[key]
+                    if h != best_h:
+                        self.bad("final", "D7.1", f"seat {s}: trio {trio} has harmony {h}, the best is {best_h}")
+                    if tcol != list(c):
+                        self.bad("final", "D7.1", f"seat {s}: trio_colours of {trio} must be {list(c)}, got {_short(tcol)}")
+            if isinstance(harmony, list) and len(harmony) == n and harmony[s] != best_h:
+                self.bad("final", "D7.2", f"seat {s}: harmony must be {best_h}, got {_short(harmony[s])}")
+        if not isinstance(harmony, list) or len(harmony) != n:
+            self.bad("final", "GAME_RECORD", f"harmony must list {n} values, got {_short(harmony)}")
+
+        indep = self.labels.index("I") if self.mode == "2v2+1" else None
+        sides = election_winners(
+            self.mode, self.labels, harmonies, self.cumulative, self.v,
+            independent_media=self.owned[indep].count(MEDIA) if indep is not None else 0,
+            independent_has_j=any(f[0] == "J" for f in self.owned[indep]) if indep is not None else False,
+        )
+        exp_winners = sorted(s for s in range(n) if self.labels[s] in sides)
+        rule = {"individual": "D7.3", "2v2": "D9.5", "2v3": "D9.5", "2v2+1": "D9.6"}[self.mode]
+        got_w = final.get("winners")
+        if not isinstance(got_w, list) or sorted(map(str, got_w)) != sorted(map(str, exp_winners)):
+            self.bad("final", rule, f"winners must be {exp_winners} (harmony {[max(h) if h else 0 for h in harmonies]}, points {self.cumulative}), got {_short(got_w)}")
+        got_s = final.get("winning_sides")
+        if not isinstance(got_s, list) or sorted(map(str, got_s)) != sorted(sides) or len(got_s) != len(sides):
+            self.bad("final", rule, f"winning_sides must be {sorted(sides)}, got {_short(got_s)}")
+
+    def run(self) -> None:
+        if not isinstance(self.record, dict):
+            self.bad("record", "GAME_RECORD", f"a game record is a JSON object, got {type(self.record).__name__}")
+            return
+        self.check_schema()
+        if not self.check_header():
+            self.bad("record", "replay", "the record cannot be replayed")
+            return
+        self.expect_truncated = bool(self.record.get("truncated"))
+        self.replay()
+        if not hasattr(self, "last_round"):
+            return  # the replay stopped early; already reported
+        covered = {}
+        try:
+            covered = self.check_scandal()
+        except Exception as exc:
+            self.bad("scandal", "replay", f"could not check the Scandal phase ({type(exc).__name__}: {exc})")
+        try:
+            self.check_final(covered)
+        except Exception as exc:
+            self.bad("final", "replay", f"could not check the election ({type(exc).__name__}: {exc})")
+
+
+def audit_demos(record: dict) -> list[str]:
+    """Replay one DĒMOS game record and list its violations of RULES.md Part D.
+
+    Parameters
+    ----------
+    record : dict
+        One game record in the format of GAME_RECORD.md (one parsed JSON line).
+
+    Returns
+    -------
+    list of str
+        Human-readable violations, each ``"<where>: [<rule ID>] <what>"``; empty when
+        the game was played exactly by the rules. Never raises on a malformed record.
+    """
+    referee = _Referee(record)
+    try:
+        referee.run()
+    except Exception as exc:  # robustness: a malformed record is a violation, not a crash
+        referee.bad("record", "replay", f"the referee could not finish ({type(exc).__name__}: {exc})")
+    return referee.violations
+
+
+def main(argv: list[str]) -> int:
+    """``python tests/referee_demos.py FILE.jsonl …``: audit every DĒMOS line."""
+    status = 0
+    for name in argv:
+        with open(name, encoding="utf-8") as fh:
+            for line_no, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                if record.get("game") != "demos":
+                    continue
+                for violation in audit_demos(record):
+                    status = 1
+                    print(f"{name}:{line_no}: {violation}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

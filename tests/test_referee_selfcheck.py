@@ -1,0 +1,945 @@
+"""Self-check of the DĒMOS referee (tests/referee_demos.py) and reference scorer.
+
+Shows that the referee passes legal games and fails illegal ones:
+
+- ``ref_best`` on hands computed by hand (RULES.md D4.1–D4.3, X1);
+- ``election_winners`` on hand-made endings (D7.3–D7.4, D9.5, D9.6);
+- a tiny scripted player (``play_game`` below) that plays legal games by RULES.md Part
+  D and writes GAME_RECORD.md records; rigged decks give games whose outcome is known
+  by hand (Carrés, reveals, a Media action);
+- every such record audits clean, and one-field mutations of them are each reported.
+
+Nothing here imports ``demos_sim``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from itertools import product
+
+import pytest
+
+from ref_scoring import (
+    combination_score,
+    max_suit_count,
+    ref_best,
+    ref_best_combinations,
+    ref_round_key,
+)
+from referee_demos import audit_demos, election_winners, people_deck, power_pile_cards
+
+SUITS = "SHDC"
+
+
+# ---------------------------------------------------------------------------------------
+# ref_best on hands computed by hand
+
+
+def test_example_of_d41_seven_eight_nine_of_spades():
+    # ♠7 ♠8 ♠9 = 12 + 7 = 19; unplayed 1H + 3D = 4.
+    assert ref_best(["7S", "8S", "9S", "1H", "3D"]) == ("run", 19, 4)
+
+
+def test_carre_beats_everything_and_leaves_one_card():
+    assert ref_best(["5S", "5H", "5D", "5C", "9H"]) == ("carre", 30, 9)
+    assert ref_best(["5S", "5H", "5D", "5C", "9H"], carre_points=17) == ("carre", 17, 9)
+    assert ref_round_key(["5S", "5H", "5D", "5C", "9H"]) == (30, 2, 9)
+
+
+def test_no_carre_in_simplified_rules():
+    # D8: four of a kind is no combination; two values only, so no run either.
+    assert ref_best(["5S", "5H", "5D", "5C", "9H"], rules="simplified") == (None, 0, 29)
+    assert ref_round_key(["5S", "5H", "5D", "5C", "9H"], rules="simplified") is None
+
+
+def test_no_wrap_ten_one_two_is_not_a_run():
+    assert ref_best(["10S", "1S", "2S", "5H", "7D"]) == (None, 0, 25)
+    assert combination_score(["10S", "1S", "2S"]) is None
+
+
+def test_four_card_run_scores_its_best_three_card_part():
+    # 4S 5S 6S 7H: 4-5-6 one suit = 12 + 4 = 16; 5-6-7 two suits = 8 + 5 = 13.
+    assert ref_best(["4S", "5S", "6S", "7H", "1D"]) == ("run", 16, 8)
+    # 3H 4S 5S 6S: 4-5-6 one suit = 16 beats 3-4-5 two suits = 11.
+    assert ref_best(["3H", "4S", "5S", "6S", "10D"]) == ("run", 16, 13)
+
+
+def test_two_suit_and_three_suit_runs():
+    assert ref_best(["2S", "3S", "4H", "9D", "9C"]) == ("run", 10, 18)  # 8 + 2
+    assert ref_best(["2S", "3H", "4D", "9D", "9C"]) == ("run", 6, 18)  # 4 + 2
+    assert ref_best(["2S", "3H", "4D", "9D", "9C"], run_base=(20, 10, 5)) == ("run", 7, 18)
+
+
+def test_d42_tie_on_score_is_broken_by_unplayed_total():
+    # 6S 7S 8H (two suits, 8 + 6 = 14) vs 6S 7S 8D: same score; the unplayed card left
+    # differs (8D or 8H, both 8) plus 1C: 9 either way; also 6S 7H 8H? no 7H. Take a
+    # hand where two equal-score runs leave different totals:
+    # 3S 4S 5H + 9C 10C -> 8 + 3 = 11, unplayed 19; or 4S 5H 6H? no 6H. Simpler:
+    hand = ["3S", "4H", "5D", "6C", "10S"]  # 3-4-5 = 4+3 = 7 (unplayed 16); 4-5-6 = 4+4 = 8
+    assert ref_best(hand) == ("run", 8, 13)
+    best = ref_best_combinations(["6S", "7S", "8H", "8D", "1C"])
+    assert {b[1] for b in best} == {("6S", "7S", "8H"), ("6S", "7S", "8D")}
+    assert ref_best(["6S", "7S", "8H", "8D", "1C"]) == ("run", 14, 9)
+
+
+def test_run_beats_higher_unplayed_run():
+    # 8-9-10 three suits = 4 + 8 = 12 vs 1-2-3 one suit = 12 + 1 = 13.
+    assert ref_best(["1S", "2S", "3S", "9H", "10D"])[:2] == ("run", 13)
+
+
+def test_favourite_suit_bonus_x1():
+    hand = ["7S", "8S", "9S", "1H", "3D"]
+    assert ref_best(hand, favourite_suit="S", favourite_suit_bonus=10) == ("run", 29, 4)
+    assert ref_best(hand, favourite_suit="H", favourite_suit_bonus=10) == ("run", 19, 4)
+    # The bonus can change the choice: 2H3H4H (12+2+10 = 24) over 7S8S9S (19).
+    hand = ["2H", "3H", "4H", "7S", "8S"]
+    assert ref_best(hand, favourite_suit="H", favourite_suit_bonus=10) == ("run", 24, 15)
+
+
+def test_round_key_suit_count_step():
+    # D4.3 step 1 counts all 5 cards, not only the combination.
+    assert max_suit_count(["7S", "8H", "9D", "1S", "3S"]) == 3
+    assert ref_round_key(["7S", "8H", "9D", "1S", "3S"]) == (11, 3, 4)
+    assert ref_round_key(["1H", "3D", "10C", "6S", "8H"]) is None
+
+
+def test_ref_best_rejects_bad_hands():
+    with pytest.raises(ValueError):
+        ref_best(["7S", "8S", "9S", "1H"])
+    with pytest.raises(ValueError):
+        ref_best(["7S", "7S", "9S", "1H", "2H"])
+    with pytest.raises(ValueError):
+        ref_best(["1S", "8S", "9S", "4H", "2H"], rules="simplified")
+    with pytest.raises(ValueError):
+        ref_best(["11S", "8S", "9S", "4H", "2H"])
+
+
+def test_hand_counts_over_a_sample():
+    # Every hand holding a Carré scores carre_points; every other hand is a run or none.
+    rng = random.Random(3)
+    deck = people_deck("full")
+    for _ in range(3000):
+        hand = rng.sample(deck, 5)
+        kind, score, unplayed = ref_best(hand)
+        values = [int(c[:-1]) for c in hand]
+        if max(values.count(x) for x in values) == 4:
+            assert (kind, score) == ("carre", 30)
+        assert unplayed <= sum(values)
+
+
+# ---------------------------------------------------------------------------------------
+# election_winners on hand-made endings
+
+V = dict(
+    no_trio_winner="none",
+    team_points_tiebreak="max",
+    independent_points_strict=True,
+    p3_harmonies="bicolour_then_mono",
+)
+
+
+def ev(**over):
+    out = dict(V)
+    out.update(over)
+    return out
+
+
+def test_individual_election_d73_d74():
+    labels = ["0", "1", "2", "3"]
+    assert election_winners("individual", labels, [{3}, {2}, {3, 1}, set()], [10, 50, 20, 0], V) == ["2"]
+    assert election_winners("individual", labels, [{3}, {2}, {3}, set()], [20, 50, 20, 0], V) == ["0", "2"]
+    assert election_winners("individual", labels, [set()] * 4, [1, 9, 9, 0], V) == []
+    assert election_winners("individual", labels, [set()] * 4, [1, 9, 9, 0], ev(no_trio_winner="points")) == ["1", "2"]
+    # A player with a trio beats everyone without one, whatever the points.
+    assert election_winners("individual", labels, [set(), {1}, set(), set()], [99, 0, 0, 0], ev(no_trio_winner="points")) == ["1"]
+
+
+def test_team_election_d95():
+    labels = list("ABAB")
+    # A = seats 0, 2; B = seats 1, 3. Both sides reach 2 colours.
+    h = [{2}, {1}, {1}, {2}]
+    assert election_winners("2v2", labels, h, [30, 20, 0, 20], V) == ["A"]  # max: 30 > 20
+    assert election_winners("2v2", labels, h, [30, 20, 0, 20], ev(team_points_tiebreak="sum")) == ["B"]  # 40 > 30
+    assert election_winners("2v2", labels, h, [30, 30, 0, 0], V) == ["A", "B"]
+    assert election_winners("2v2", labels, [set(), {1}, {3}, set()], [0, 99, 0, 0], V) == ["A"]
+    assert election_winners("2v2", labels, [set()] * 4, [0, 99, 0, 0], ev(no_trio_winner="points")) == []
+    labels = list("ABABB")
+    assert election_winners("2v3", labels, [set(), {1}, {1}, set(), set()], [5, 1, 0, 0, 7], V) == ["B"]
+
+
+def test_2v2_plus_1_priorities_d96():
+    labels = list("ABABI")  # A = 0, 2; B = 1, 3; I = 4
+    # Step 1: 3-colour trios, their holders' own points decide.
+    assert election_winners("2v2+1", labels, [{3}, {3}, set(), set(), {2}], [10, 20, 90, 0, 99], V) == ["B"]
+    assert election_winners("2v2+1", labels, [{3}, set(), {3}, set(), set()], [10, 20, 10, 0, 99], V) == ["A"]
+    assert election_winners("2v2+1", labels, [{3}, {3}, set(), set(), set()], [10, 10, 0, 0, 0], V) == ["A", "B"]
+    assert election_winners("2v2+1", labels, [set(), set(), set(), set(), {3}], [10, 10, 0, 0, 0], V) == ["I"]
+    # Step 2 (a): strictly most points; a tie counts only when not strict.
+    no3 = [{2}, {1}, set(), set(), set()]
+    assert election_winners("2v2+1", labels, no3, [10, 5, 0, 0, 11], V) == ["I"]
+    assert election_winners("2v2+1", labels, no3, [11, 5, 0, 0, 11], V) == ["A"]
+    assert election_winners("2v2+1", labels, no3, [11, 5, 0, 0, 11], ev(independent_points_strict=False)) == ["I"]
+    # Step 2 (b): both Media and a J figure; (c): a 2-colour trio.
+    assert election_winners("2v2+1", labels, no3, [11, 5, 0, 0, 0], V, independent_media=2, independent_has_j=True) == ["I"]
+    assert election_winners("2v2+1", labels, no3, [11, 5, 0, 0, 0], V, independent_media=2, independent_has_j=False) == ["A"]
+    assert election_winners("2v2+1", labels, no3, [11, 5, 0, 0, 0], V, independent_media=1, independent_has_j=True) == ["A"]
+    assert election_winners("2v2+1", labels, [{2}, {1}, set(), set(), {2, 1}], [11, 5, 0, 0, 0], V) == ["I"]
+    assert election_winners("2v2+1", labels, [{2}, {1}, set(), set(), {1}], [11, 5, 0, 0, 0], V) == ["A"]
+    # Step 3: 2 colours above 1 colour; ties as D9.5; no trio -> no winner.
+    assert election_winners("2v2+1", labels, [{1}, {2}, set(), set(), set()], [50, 5, 0, 0, 0], V) == ["B"]
+    assert election_winners("2v2+1", labels, [{2}, {2}, set(), set(), set()], [50, 5, 0, 0, 0], V) == ["A"]
+    assert election_winners("2v2+1", labels, [set()] * 5, [50, 5, 0, 0, 0], V) == []
+    # mono_only: only a member who can form a 1-colour trio qualifies.
+    mono = ev(p3_harmonies="mono_only")
+    assert election_winners("2v2+1", labels, [{2}, {2, 1}, set(), set(), set()], [50, 5, 0, 0, 0], mono) == ["B"]
+    assert election_winners("2v2+1", labels, [{1}, {2, 1}, set(), set(), set()], [50, 5, 0, 0, 0], mono) == ["A"]
+    assert election_winners("2v2+1", labels, [{2}, {2}, set(), set(), set()], [50, 5, 0, 0, 0], mono) == []
+
+
+# ---------------------------------------------------------------------------------------
+# A tiny scripted player writing GAME_RECORD.md records
+
+
+def default_variants(rules: str, **over) -> dict:
+    v = dict(
+        carre_points=30,
+        run_base=[12, 8, 4],
+        secret_optional=rules == "full",
+        max_rounds=None,
+        round_cap=200,
+        media_targets_revealed=False,
+        media_optional=False,
+        no_trio_winner="none",
+        team_vetoes=2,
+        team_points_tiebreak="max",
+        independent_double_media="keep",
+        independent_points_strict=True,
+        p3_harmonies="bicolour_then_mono",
+        favourite_suit_bonus=0,
+    )
+    v.update(over)
+    return v
+
+
+def play_game(
+    rules="full",
+    mode="individual",
+    players=4,
+    seed=0,
+    variants=None,
+    seating=None,
+    decks=None,
+    power_pile=None,
+    greedy=0.6,
+    p_pass=0.25,
+    p_veto=0.2,
+    p_media_skip=0.3,
+) -> dict:
+    """Play one legal DĒMOS game with seeded choices and return its record.
+
+    Policies mix random legal moves with a greedy move that peeks at the next deck card
+    (legal as far as the record goes: the referee judges moves, not knowledge). Decks
+    and the Power pile may be given (rigged) per round.
+    """
+    rng = random.Random(seed)
+    V = default_variants(rules, **(variants or {}))
+    n = players
+    if mode == "individual":
+        seating_out, labels = None, [str(s) for s in range(n)]
+    else:
+        seating_out = seating or {"2v2": "ABAB", "2v3": "ABABB", "2v2+1": "ABABI"}[mode]
+        labels = list(seating_out)
+    members = {}
+    for s, lab in enumerate(labels):
+        members.setdefault(lab, []).append(s)
+    fav = [rng.choice(SUITS) for _ in range(n)] if V["favourite_suit_bonus"] > 0 else None
+    people = people_deck(rules)
+    pile = list(power_pile) if power_pile else rng.sample(power_pile_cards(rules), len(power_pile_cards(rules)))
+    vetoes = {lab: (V["team_vetoes"] if mode == "2v3" and len(ms) == 2 else 1) for lab, ms in members.items()}
+    owned = {s: [] for s in range(n)}
+    face_up = {s: set() for s in range(n)}
+    cum = [0] * n
+    rounds = []
+    pile_pos = 0
+    truncated = False
+
+    def args(s):
+        return dict(rules=rules, carre_points=V["carre_points"], run_base=tuple(V["run_base"]),
+                    favourite_suit=fav[s] if fav else None, favourite_suit_bonus=V["favourite_suit_bonus"])
+
+    def key(hand, s):
+        k = ref_round_key(hand, **args(s))
+        return k if k is not None else (-1, 0, 0)
+
+    def choose(options, s):
+        if rng.random() < greedy:
+            return max(options, key=lambda o: key(o[1], s))[0]
+        return rng.choice(options)[0]
+
+    r = 0
+    while True:
+        dealer = r % n
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        deck = list(decks[r]) if decks and r < len(decks) and decks[r] else rng.sample(people, len(people))
+        pos = 0
+        hands = {s: [] for s in range(n)}
+        for _ in range(5):
+            for s in order:
+                hands[s].append(deck[pos])
+                pos += 1
+        # Public discard (D3.2).
+        public, table = [], []
+        for s in order:
+            nxt = deck[pos]
+            opts = [(c, [x for x in hands[s] if x != c] + [nxt]) for c in hands[s]]
+            c = choose(opts, s)
+            hands[s] = [x for x in hands[s] if x != c] + [nxt]
+            pos += 1
+            table.append(c)
+            public.append({"seat": s, "discard": c})
+        # Secret discard (D3.3).
+        secret, secret_discards = [], []
+        for s in order:
+            if V["secret_optional"] and rng.random() < p_pass:
+                secret.append({"seat": s, "discard": None, "take": None})
+                continue
+            opts = []
+            for c in hands[s]:
+                rest = [x for x in hands[s] if x != c]
+                opts.append(((c, "deck"), rest + [deck[pos]]))
+                opts += [((c, t), rest + [t]) for t in table]
+            c, t = choose(opts, s)
+            rest = [x for x in hands[s] if x != c]
+            if t == "deck":
+                hands[s] = rest + [deck[pos]]
+                pos += 1
+            else:
+                table.remove(t)
+                hands[s] = rest + [t]
+            secret_discards.append(c)
+            secret.append({"seat": s, "discard": c, "take": t})
+        # Veto and unanimous discard (D3.4).
+        veto, unanimous = None, None
+        if rules == "full":
+            seen = set()
+            for s in order:
+                lab = labels[s]
+                if lab in seen:
+                    continue
+                seen.add(lab)
+                if vetoes[lab] > 0 and rng.random() < p_veto:
+                    vetoes[lab] -= 1
+                    veto = {"seat": s}
+                    break
+            if veto is None:
+                visible = table + secret_discards
+                unanimous = []
+                for s in order:
+                    opts = []
+                    for c in hands[s]:
+                        rest = [x for x in hands[s] if x != c]
+                        opts.append(((c, "deck"), rest + [deck[pos]]))
+                        opts += [((c, t), rest + [t]) for t in visible]
+                    c, t = choose(opts, s)
+                    rest = [x for x in hands[s] if x != c]
+                    if t == "deck":
+                        hands[s] = rest + [deck[pos]]
+                        pos += 1
+                    else:
+                        visible.remove(t)
+                        hands[s] = rest + [t]
+                    unanimous.append({"seat": s, "discard": c, "take": t})
+        # Showdown (D4.1–D4.3).
+        combos, points, keys = {}, [0] * n, {}
+        for s in range(n):
+            bests = ref_best_combinations(hands[s], **args(s))
+            if bests:
+                kind, cards, score, _ = rng.choice(bests)
+                combos[str(s)] = {"kind": kind, "cards": list(cards), "score": score}
+                points[s] = score
+                keys[s] = ref_round_key(hands[s], **args(s))
+            else:
+                combos[str(s)] = None
+        top = max(keys.values()) if keys else None
+        winners = [s for s in order if s in keys and keys[s] == top]
+        # Figures (D4.5, D9.4).
+        figures, carre_labels, served = [], set(), []
+        for w in winners:
+            lab = labels[w]
+            if lab in served:
+                continue
+            served.append(lab)
+            carre = any(combos[str(x)]["kind"] == "carre" for x in winners if labels[x] == lab)
+            if carre:
+                carre_labels.add(lab)
+            for _ in range(2 if carre else 1):
+                if pile_pos < len(pile):
+                    fig = pile[pile_pos]
+                    pile_pos += 1
+                    receiver = w if mode == "individual" else rng.choice(members[lab])
+                    owned[receiver].append(fig)
+                    figures.append({"seat": receiver, "figure": fig})
+        # Carré reveal (D4.6).
+        reveals = []
+        if carre_labels:
+            for s in range(n):
+                if labels[s] in carre_labels:
+                    continue
+                first = [f for f in owned[s] if f != "M"][:1]
+                if first and first[0] not in face_up[s]:
+                    face_up[s].add(first[0])
+                    reveals.append({"seat": s, "figure": first[0]})
+        cum = [a + b for a, b in zip(cum, points)]
+        rounds.append({
+            "dealer": dealer, "deck": deck, "public": public, "secret": secret, "veto": veto,
+            "unanimous": unanimous, "hands": {str(s): sorted(hands[s]) for s in range(n)},
+            "combos": combos, "winners": winners, "figures": figures, "reveals": reveals,
+            "points": points,
+        })
+        r += 1
+        if pile_pos >= len(pile) or (V["max_rounds"] is not None and r >= V["max_rounds"]):
+            break
+        if r >= V["round_cap"]:
+            truncated = True
+            break
+
+    scandal, final = None, None
+    covered = {}  # (seat, figure) -> colour
+    if not truncated and rules == "full":
+        media = {s: owned[s].count("M") for s in range(n)}
+        indep = labels.index("I") if mode == "2v2+1" else None
+        cancelled = [s for s in range(n) if media[s] == 2 and s != indep]
+        kept = [indep] if indep is not None and media[indep] == 2 and V["independent_double_media"] == "keep" else []
+        last_order = [((r - 1) % n + 1 + i) % n for i in range(n)]
+        actions = []
+        for s in last_order:
+            if s in cancelled or s in kept:
+                continue
+            for _ in range(media[s]):
+                legal = [(t, f) for t in range(n) if t != s for f in owned[t]
+                         if f != "M" and (t, f) not in covered
+                         and (f not in face_up[t] or V["media_targets_revealed"])]
+                if not legal or (V["media_optional"] and rng.random() < p_media_skip):
+                    continue
+                t, f = rng.choice(legal)
+                colour = rng.choice(SUITS)
+                covered[(t, f)] = colour
+                actions.append({"seat": s, "target": t, "figure": f, "colour": colour})
+        scandal = {"cancelled": cancelled, "kept": kept, "actions": actions}
+    if not truncated:
+        trios, trio_colours, harmony, hsets = {}, {}, [], []
+        for s in range(n):
+            cov = {f: c for (t, f), c in covered.items() if t == s}
+            figs = owned[s]
+            options = []
+            for trio in product(*[[f for f in figs if f[0] == t] for t in "ELJ"]):
+                if all(f in trio for f in cov):
+                    cols = [cov.get(f, f[1]) for f in trio]
+                    options.append((list(trio), cols, len(set(cols))))
+            hsets.append({o[2] for o in options})
+            if options:
+                best = max(o[2] for o in options)
+                trio, cols, h = rng.choice([o for o in options if o[2] == best])
+                trios[str(s)], trio_colours[str(s)] = trio, cols
+                harmony.append(h)
+            else:
+                trios[str(s)] = trio_colours[str(s)] = None
+                harmony.append(0)
+        indep = labels.index("I") if mode == "2v2+1" else None
+        sides = election_winners(
+            mode, labels, hsets, cum, V,
+            independent_media=owned[indep].count("M") if indep is not None else 0,
+            independent_has_j=indep is not None and any(f[0] == "J" for f in owned[indep]),
+        )
+        final = {
+            "cumulative_points": cum, "trios": trios, "trio_colours": trio_colours,
+            "harmony": harmony, "winners": [s for s in range(n) if labels[s] in sides],
+            "winning_sides": sides,
+        }
+    return {
+        "game": "demos", "contract": 1, "rules": rules, "mode": mode, "players": n,
+        "seating": seating_out, "variants": V, "seed": seed, "policies": ["scripted"] * n,
+        "favourite_suits": fav, "power_pile": pile, "rounds": rounds, "truncated": truncated,
+        "scandal": scandal, "final": final,
+    }
+
+
+def rigged_deck(rules: str, fixed: dict[int, str], seed: int) -> list[str]:
+    """A People deck with ``fixed`` cards at the given positions, the rest shuffled."""
+    rest = [c for c in people_deck(rules) if c not in fixed.values()]
+    random.Random(seed).shuffle(rest)
+    deck = []
+    for i in range(len(people_deck(rules))):
+        deck.append(fixed[i] if i in fixed else rest.pop())
+    return deck
+
+
+CARRE_PILE = ["ES", "LH", "JD", "M", "EH", "LD", "JS", "EC", "LC", "JH", "M", "ED", "LS", "JC"]
+
+
+def carre_game(**variants) -> dict:
+    """4 players, full rules, 3 rounds, each won with a rigged Carré.
+
+    Round 0 (dealer 0, order 1 2 3 0): seat 2 is dealt the four 7s (deck positions 1, 5,
+    9, 13) and wins ES, LH. Round 1 (order 2 3 0 1): seat 1 is dealt the four 8s and wins
+    JD, M; seat 2 reveals ES. Round 2 (order 3 0 1 2): seat 3 is dealt the four 9s and
+    wins EH, LD; seat 2's ES is already face up (nothing more), seat 1 reveals JD.
+    Scandal: seat 1's Media must target LH (seat 2), EH or LD (seat 3).
+    """
+    decks = [
+        rigged_deck("full", {1: "7S", 5: "7H", 9: "7D", 13: "7C"}, 11),
+        rigged_deck("full", {3: "8S", 7: "8H", 11: "8D", 15: "8C"}, 12),
+        rigged_deck("full", {0: "9S", 4: "9H", 8: "9D", 12: "9C"}, 13),
+    ]
+    v = dict(max_rounds=3)
+    v.update(variants)
+    return play_game("full", "individual", 4, seed=5, variants=v, decks=decks,
+                     power_pile=CARRE_PILE, greedy=1.0, p_pass=0.0, p_veto=0.0)
+
+
+# ---------------------------------------------------------------------------------------
+# Clean games audit clean
+
+
+def test_carre_game_outcome_known_by_hand():
+    rec = carre_game()
+    r0, r1, r2 = rec["rounds"]
+    assert {"7S", "7H", "7D", "7C"} <= set(r0["hands"]["2"])
+    assert r0["combos"]["2"]["kind"] == "carre" and r0["combos"]["2"]["score"] == 30
+    assert r0["winners"] == [2]
+    assert r0["figures"] == [{"seat": 2, "figure": "ES"}, {"seat": 2, "figure": "LH"}]
+    assert r0["reveals"] == []
+    assert r1["winners"] == [1]
+    assert r1["figures"] == [{"seat": 1, "figure": "JD"}, {"seat": 1, "figure": "M"}]
+    assert r1["reveals"] == [{"seat": 2, "figure": "ES"}]
+    assert r2["winners"] == [3]
+    assert r2["figures"] == [{"seat": 3, "figure": "EH"}, {"seat": 3, "figure": "LD"}]
+    assert r2["reveals"] == [{"seat": 1, "figure": "JD"}]
+    assert len(rec["scandal"]["actions"]) == 1
+    assert rec["scandal"]["actions"][0]["seat"] == 1
+    assert (rec["scandal"]["actions"][0]["target"], rec["scandal"]["actions"][0]["figure"]) in {
+        (2, "LH"), (3, "EH"), (3, "LD")}
+    assert rec["final"]["harmony"] == [0, 0, 0, 0]
+    assert rec["final"]["winners"] == [] and rec["final"]["winning_sides"] == []
+    assert audit_demos(rec) == []
+
+
+GAMES = (
+    [("simplified", "individual", p, s) for p in (3, 4, 5) for s in range(4)]
+    + [("full", "individual", p, s) for p in (3, 4, 5) for s in range(4)]
+    + [("full", m, 4 if m == "2v2" else 5, s) for m in ("2v2", "2v3", "2v2+1") for s in range(6)]
+)
+
+
+@pytest.mark.parametrize("rules,mode,players,seed", GAMES)
+def test_scripted_games_audit_clean(rules, mode, players, seed):
+    rec = play_game(rules, mode, players, seed=seed)
+    assert audit_demos(rec) == []
+
+
+@pytest.mark.parametrize("variants", [
+    dict(favourite_suit_bonus=10),
+    dict(carre_points=19, run_base=[20, 10, 0]),
+    dict(media_targets_revealed=True),
+    dict(media_optional=True),
+    dict(no_trio_winner="points"),
+    dict(max_rounds=2),
+    dict(secret_optional=False),
+])
+def test_variant_games_audit_clean(variants):
+    for seed in range(3):
+        assert audit_demos(play_game("full", "individual", 4, seed=seed, variants=variants)) == []
+    assert audit_demos(carre_game(**variants)) == []
+
+
+@pytest.mark.parametrize("variants", [
+    dict(independent_double_media="act"),
+    dict(independent_points_strict=False, p3_harmonies="mono_only"),
+    dict(team_points_tiebreak="sum", team_vetoes=0),
+])
+def test_team_variant_games_audit_clean(variants):
+    for mode in ("2v3", "2v2+1"):
+        for seed in range(3):
+            assert audit_demos(play_game("full", mode, 5, seed=seed, variants=variants)) == []
+
+
+def test_independent_double_media_both_ways():
+    # The Independent (seat 4) is dealt a Carré in round 0 (order 1 2 3 4 0: deck
+    # positions 3, 8, 13, 18) and draws both Media; he keeps them, or plays both (D9.6).
+    pile = ["M", "M", "ES", "LH", "JD", "EH", "LD", "JS", "EC", "LC", "JH", "ED", "LS", "JC"]
+    deck = rigged_deck("full", {3: "6S", 8: "6H", 13: "6D", 18: "6C"}, 21)
+    for how in ("keep", "act"):
+        rec = play_game("full", "2v2+1", 5, seed=1, power_pile=pile, decks=[deck], greedy=1.0,
+                        p_veto=0.0, variants=dict(independent_double_media=how))
+        assert rec["rounds"][0]["figures"] == [{"seat": 4, "figure": "M"}] * 2
+        assert audit_demos(rec) == []
+        assert rec["scandal"]["cancelled"] == []
+        if how == "keep":
+            assert rec["scandal"]["kept"] == [4] and rec["scandal"]["actions"] == []
+            # Playing a kept Media is a violation.
+            bad = mutate(rec, lambda r: r["scandal"]["actions"].append(
+                {"seat": 4, "target": 0, "figure": r["power_pile"][2], "colour": "S"}))
+            assert reported(bad, "[D6.2]")
+        else:
+            assert rec["scandal"]["kept"] == []
+            assert [a["seat"] for a in rec["scandal"]["actions"]] == [4, 4]
+            assert reported(mutate(rec, lambda r: r["scandal"]["actions"].pop()), "[D6.2]", "compulsory")
+            assert reported(mutate(rec, lambda r: r["scandal"].update(cancelled=[4])), "[D6.1]")
+
+
+def test_truncated_and_cap_games():
+    rec = play_game("full", "individual", 4, seed=1, variants=dict(round_cap=2))
+    assert rec["truncated"] is True and len(rec["rounds"]) == 2
+    assert audit_demos(rec) == []
+    # A normal end (max_rounds) on the round_cap round is a normal end (D5.1).
+    rec = play_game("full", "individual", 4, seed=1, variants=dict(round_cap=2, max_rounds=2))
+    assert rec["truncated"] is False
+    assert audit_demos(rec) == []
+    rec["truncated"], rec["scandal"], rec["final"] = True, None, None
+    assert any("[D5.1]" in m for m in audit_demos(rec))
+
+
+# ---------------------------------------------------------------------------------------
+# Mutations are reported
+
+
+def mutate(record, fn):
+    rec = copy.deepcopy(record)
+    fn(rec)
+    return audit_demos(rec)
+
+
+def reported(violations, *needles):
+    return violations and all(any(n in v for v in violations) for n in needles)
+
+
+@pytest.fixture(scope="module")
+def full4():
+    return play_game("full", "individual", 4, seed=2)
+
+
+@pytest.fixture(scope="module")
+def simple3():
+    return play_game("simplified", "individual", 3, seed=1)
+
+
+@pytest.fixture(scope="module")
+def team5():
+    return play_game("full", "2v2+1", 5, seed=3, p_veto=0.5)
+
+
+@pytest.fixture(scope="module")
+def carre():
+    return carre_game()
+
+
+def test_fixtures_are_clean(full4, simple3, team5, carre):
+    for rec in (full4, simple3, team5, carre):
+        assert audit_demos(rec) == []
+
+
+def test_wrong_draw_card(full4):
+    n = full4["players"]
+
+    def swap(rec):
+        d = rec["rounds"][0]["deck"]
+        d[5 * n], d[5 * n + 1] = d[5 * n + 1], d[5 * n]
+
+    assert reported(mutate(full4, swap), "[D3")
+
+
+def test_recorded_hand_differs(full4):
+    def fn(rec):
+        h = rec["rounds"][0]["hands"]["1"]
+        h[0] = next(c for c in rec["rounds"][0]["deck"] if c not in sum(rec["rounds"][0]["hands"].values(), []))
+
+    assert reported(mutate(full4, fn), "[D3.5]")
+
+
+def test_public_discard_not_in_hand(full4):
+    def fn(rec):
+        rnd = rec["rounds"][0]
+        seat = rnd["public"][0]["seat"]
+        rnd["public"][0]["discard"] = next(c for c in rnd["hands"][str((seat + 1) % 4)])
+
+    assert reported(mutate(full4, fn), "[D3.2]", "not in their hand")
+
+
+def test_public_out_of_order(full4):
+    def fn(rec):
+        p = rec["rounds"][0]["public"]
+        p[0], p[1] = p[1], p[0]
+
+    assert reported(mutate(full4, fn), "[D3.2]", "action order")
+
+
+def test_take_of_a_card_already_taken(full4, team5):
+    for base in (full4, team5):
+        found = False
+        for r, rnd in enumerate(base["rounds"]):
+            takes = [i for i, e in enumerate(rnd["secret"]) if e["take"] not in (None, "deck")]
+            later = [j for j, e in enumerate(rnd["secret"]) if takes and j > takes[0] and e["take"] is not None]
+            if takes and later:
+                i, j = takes[0], later[0]
+
+                def fn(rec, r=r, i=i, j=j):
+                    s = rec["rounds"][r]["secret"]
+                    s[j]["take"] = s[i]["take"]
+
+                assert reported(mutate(base, fn), "[D3.3]", "not a public discard still on the table")
+                found = True
+                break
+        assert found
+
+
+def test_secret_take_of_a_secret_discard(full4):
+    def fn(rec):
+        s = rec["rounds"][0]["secret"]
+        s[0]["discard"], s[0]["take"] = rec["rounds"][0]["hands"][str(s[0]["seat"])][0], "deck"
+        s[1]["discard"], s[1]["take"] = s[1]["discard"] or "1S", s[0]["discard"]
+
+    assert reported(mutate(full4, fn), "[D3.3]")
+
+
+def test_pass_when_secret_optional_is_false(simple3):
+    def fn(rec):
+        rec["rounds"][0]["secret"][1].update(discard=None, take=None)
+
+    assert reported(mutate(simple3, fn), "[D3.3]", "passes but secret_optional is false")
+
+
+def test_unanimous_take_of_an_out_of_round_card(full4):
+    r = next(i for i, rnd in enumerate(full4["rounds"]) if rnd["unanimous"])
+
+    def fn(rec):
+        u = rec["rounds"][r]["unanimous"]
+        u[1]["take"] = u[0]["discard"]
+
+    assert reported(mutate(full4, fn), "[D3.4.3]", "out of the round")
+
+
+def test_veto_problems(full4, simple3, team5):
+    # A veto in simplified rules.
+    assert reported(mutate(simple3, lambda rec: rec["rounds"][0].update(veto={"seat": 1})), "[D8]")
+    # A second veto by a side that used its only one.
+    vetoed = [i for i, rnd in enumerate(team5["rounds"]) if rnd["veto"]]
+    assert vetoed, "the team fixture should hold a veto"
+    v0 = vetoed[0]
+    seat = team5["rounds"][v0]["veto"]["seat"]
+    later = next(i for i in range(v0 + 1, len(team5["rounds"])) if team5["rounds"][i]["veto"] is None)
+
+    def again(rec):
+        rec["rounds"][later]["veto"] = {"seat": seat}
+        rec["rounds"][later]["unanimous"] = None
+
+    assert reported(mutate(team5, again), "[D3.4.1]", "holds no veto")
+    # A team's veto recorded at its second member in action order (D9.3).
+    r = next(i for i, rnd in enumerate(team5["rounds"]) if rnd["veto"] and team5["seating"][rnd["veto"]["seat"]] != "I")
+
+    def second(rec):
+        rnd = rec["rounds"][r]
+        s = rnd["veto"]["seat"]
+        rnd["veto"]["seat"] = next(t for t in range(5) if t != s and rec["seating"][t] == rec["seating"][s])
+
+    assert reported(mutate(team5, second), "[D9.3]")
+    # A vetoed round that still plays the unanimous turn.
+
+    def both(rec):
+        rec["rounds"][r]["unanimous"] = copy.deepcopy(full4["rounds"][0]["unanimous"])
+
+    assert reported(mutate(team5, both), "[D3.4.1]")
+
+
+def test_wrong_combo_score(full4):
+    r, s = next((i, k) for i, rnd in enumerate(full4["rounds"]) for k, c in rnd["combos"].items() if c)
+
+    def fn(rec):
+        rec["rounds"][r]["combos"][s]["score"] += 1
+
+    assert reported(mutate(full4, fn), "[D4.2]")
+
+
+def test_combo_not_best_or_missing(full4):
+    r, s = next((i, k) for i, rnd in enumerate(full4["rounds"]) for k, c in rnd["combos"].items() if c)
+    assert reported(mutate(full4, lambda rec: rec["rounds"][r]["combos"].update({s: None})), "[D4.1]")
+    r2, s2 = next((i, k) for i, rnd in enumerate(full4["rounds"]) for k, c in rnd["combos"].items() if c is None)
+
+    def fake(rec):
+        rec["rounds"][r2]["combos"][s2] = {"kind": "run", "cards": rec["rounds"][r2]["hands"][s2][:3], "score": 10}
+
+    assert reported(mutate(full4, fake), "[D4.1]")
+
+
+def test_wrong_round_winner(full4):
+    r = next(i for i, rnd in enumerate(full4["rounds"]) if rnd["winners"])
+
+    def fn(rec):
+        w = rec["rounds"][r]["winners"]
+        rec["rounds"][r]["winners"] = [(w[0] + 1) % 4]
+
+    assert reported(mutate(full4, fn), "[D4.3]")
+
+
+def test_wrong_figure_receiver_and_card(full4, team5):
+    r = next(i for i, rnd in enumerate(full4["rounds"]) if rnd["figures"])
+
+    def receiver(rec):
+        f = rec["rounds"][r]["figures"][0]
+        f["seat"] = (f["seat"] + 1) % 4
+
+    assert reported(mutate(full4, receiver), "[D4.5]")
+
+    def card(rec):
+        f = rec["rounds"][r]["figures"][0]
+        f["figure"] = next(x for x in rec["power_pile"] if x != f["figure"] and x != "M")
+
+    assert reported(mutate(full4, card), "[D4.5]")
+
+    def extra(rec):
+        rec["rounds"][r]["figures"].append(dict(rec["rounds"][r]["figures"][0]))
+
+    assert reported(mutate(full4, extra), "[D4.5]")
+    # Team mode: a figure handed to a member of another side (D9.4).
+    r = next(i for i, rnd in enumerate(team5["rounds"]) if rnd["figures"])
+
+    def other_side(rec):
+        f = rec["rounds"][r]["figures"][0]
+        f["seat"] = next(t for t in range(5) if rec["seating"][t] != rec["seating"][f["seat"]])
+
+    assert reported(mutate(team5, other_side), "[D9.4]")
+
+
+def test_missing_or_wrong_carre_reveal(carre):
+    assert reported(mutate(carre, lambda rec: rec["rounds"][1].update(reveals=[])), "[D4.6]")
+    assert reported(mutate(carre, lambda rec: rec["rounds"][1].update(reveals=[{"seat": 2, "figure": "LH"}])), "[D4.6]")
+    # Already face up: nothing more is revealed (D4.6).
+    assert reported(mutate(carre, lambda rec: rec["rounds"][2]["reveals"].append({"seat": 2, "figure": "LH"})), "[D4.6]")
+    # The Carré winner does not reveal.
+    assert reported(mutate(carre, lambda rec: rec["rounds"][2]["reveals"].append({"seat": 3, "figure": "EH"})), "[D4.6]")
+
+
+def test_wrong_points(full4):
+    def fn(rec):
+        rec["rounds"][0]["points"][0] += 3
+
+    assert reported(mutate(full4, fn), "[D4.7]")
+    assert reported(mutate(full4, lambda rec: rec["final"]["cumulative_points"].__setitem__(1, 999)), "[D4.7]")
+
+
+def test_wrong_dealer_and_decks(full4):
+    assert reported(mutate(full4, lambda rec: rec["rounds"][1].update(dealer=0)), "[D2.1]")
+
+    def dup(rec):
+        rec["rounds"][0]["deck"][-1] = rec["rounds"][0]["deck"][-2]
+
+    assert reported(mutate(full4, dup), "[D1]")
+
+    def pile(rec):
+        rec["power_pile"][rec["power_pile"].index("M")] = "ES" if rec["power_pile"][0] != "ES" else "EH"
+
+    assert reported(mutate(full4, pile), "[D1]")
+
+
+def test_extra_round_after_pile_emptied(full4):
+    assert full4["variants"]["max_rounds"] is None and not full4["truncated"]
+
+    def fn(rec):
+        extra = copy.deepcopy(rec["rounds"][-1])
+        extra["dealer"] = len(rec["rounds"]) % 4
+        rec["rounds"].append(extra)
+
+    assert reported(mutate(full4, fn), "[D5.1]", "must end after round")
+
+
+def test_game_stops_too_early(full4):
+    assert reported(mutate(full4, lambda rec: rec["rounds"].pop()), "[D5.1]", "not over")
+
+
+def test_max_rounds_respected():
+    rec = play_game("full", "individual", 4, seed=4, variants=dict(max_rounds=3))
+    assert len(rec["rounds"]) == 3 and audit_demos(rec) == []
+    assert reported(mutate(rec, lambda x: x["variants"].update(max_rounds=2)), "[D5.1]")
+
+
+def test_scandal_mutations(carre, full4):
+    # The compulsory Media action is missing.
+    assert reported(mutate(carre, lambda rec: rec["scandal"].update(actions=[])), "[D6.2]", "compulsory")
+    # Targeting a Carré-revealed figure (D6.3) or one's own figure.
+    def revealed(rec):
+        rec["scandal"]["actions"][0].update(target=2, figure="ES")
+
+    assert reported(mutate(carre, revealed), "[D6.2]")
+
+    def own(rec):
+        rec["scandal"]["actions"][0].update(target=1, figure="JD")
+
+    assert reported(mutate(carre, own), "[D6.2]")
+    # With media_targets_revealed the revealed ES is a legal target (but the colour
+    # then changes the election only through trio_colours; seat 2 has no J, no trio).
+    rec = carre_game(media_targets_revealed=True)
+
+    def es(r):
+        r["scandal"]["actions"][0].update(target=2, figure="ES")
+
+    assert mutate(rec, es) == []
+    # With media_optional the action may be skipped.
+    rec = carre_game(media_optional=True)
+    assert mutate(rec, lambda r: r["scandal"].update(actions=[])) == []
+    # Wrong cancellation.
+    assert reported(mutate(carre, lambda rec: rec["scandal"].update(cancelled=[1])), "[D6.1]")
+    # An invented action.
+    assert reported(mutate(carre, lambda rec: rec["scandal"]["actions"].append(
+        {"seat": 0, "target": 3, "figure": "EH", "colour": "S"})), "[D6.2]")
+
+
+def test_final_mutations(full4, team5):
+    def winner(rec):
+        w = rec["final"]["winners"]
+        rec["final"]["winners"] = [(w[0] + 1) % 4] if w else [0]
+
+    assert reported(mutate(full4, winner), "[D7.3]")
+    assert reported(mutate(full4, lambda rec: rec["final"].update(winning_sides=["9"])), "[D7.3]")
+    assert reported(mutate(team5, lambda rec: rec["final"].update(winners=[0, 1, 2, 3, 4])), "[D9.6]")
+    s = next(k for k, t in full4["final"]["trios"].items() if t)
+    assert reported(mutate(full4, lambda rec: rec["final"]["trios"].update({s: None})), "[D7.1]")
+    assert reported(mutate(full4, lambda rec: rec["final"]["harmony"].__setitem__(int(s), 0)), "[D7.2]")
+
+    def colours(rec):
+        c = rec["final"]["trio_colours"][s]
+        c[0] = next(x for x in SUITS if x != c[0])
+
+    assert reported(mutate(full4, colours), "[D7.1]")
+
+
+def test_structure_and_variants(full4):
+    assert reported(mutate(full4, lambda rec: rec["variants"].update(house_rule=1)), "[Part V]", "[schema]")
+    assert reported(mutate(full4, lambda rec: rec["variants"].pop("media_optional")), "[Part V]")
+    assert reported(mutate(full4, lambda rec: rec.update(contract=2)), "[schema]")
+    # secret_optional may be any bool, whatever the rules.
+    rec = play_game("simplified", "individual", 4, seed=0, variants=dict(secret_optional=True))
+    assert audit_demos(rec) == []
+
+
+@pytest.mark.parametrize("garbage", [
+    None, 42, [], {}, {"game": "demos"}, {"game": "protocole"},
+    {"game": "demos", "rules": "full", "mode": "individual", "players": 4, "variants": {}},
+])
+def test_malformed_records_never_crash(garbage):
+    out = audit_demos(garbage)
+    assert isinstance(out, list) and out
+
+
+def test_malformed_rounds_never_crash(full4):
+    for fn in (
+        lambda rec: rec["rounds"][0].update(deck=None),
+        lambda rec: rec["rounds"][0].update(public="x"),
+        lambda rec: rec["rounds"][0].update(hands={"0": [1, 2]}),
+        lambda rec: rec["rounds"][0]["combos"].update({"0": {"kind": "run", "cards": [[1]], "score": "x"}}),
+        lambda rec: rec.update(rounds=[None]),
+        lambda rec: rec.update(final={"trios": {"0": [{}]}}),
+        lambda rec: rec["variants"].update(run_base="abc"),
+        lambda rec: rec.update(power_pile=7),
+    ):
+        out = mutate(full4, fn)
+        assert isinstance(out, list) and out

@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 from itertools import product
+from pathlib import Path
 
 import pytest
+
+if str(Path(__file__).resolve().parent) not in sys.path:  # also when tests/ is a package
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ref_scoring import (
     combination_score,
@@ -27,6 +32,7 @@ from ref_scoring import (
     ref_best_combinations,
     ref_round_key,
 )
+import referee_demos
 from referee_demos import audit_demos, election_winners, people_deck, power_pile_cards
 
 SUITS = "SHDC"
@@ -71,16 +77,17 @@ def test_two_suit_and_three_suit_runs():
     assert ref_best(["2S", "3H", "4D", "9D", "9C"], run_base=(20, 10, 5)) == ("run", 7, 18)
 
 
-def test_d42_tie_on_score_is_broken_by_unplayed_total():
-    # 6S 7S 8H (two suits, 8 + 6 = 14) vs 6S 7S 8D: same score; the unplayed card left
-    # differs (8D or 8H, both 8) plus 1C: 9 either way; also 6S 7H 8H? no 7H. Take a
-    # hand where two equal-score runs leave different totals:
-    # 3S 4S 5H + 9C 10C -> 8 + 3 = 11, unplayed 19; or 4S 5H 6H? no 6H. Simpler:
-    hand = ["3S", "4H", "5D", "6C", "10S"]  # 3-4-5 = 4+3 = 7 (unplayed 16); 4-5-6 = 4+4 = 8
-    assert ref_best(hand) == ("run", 8, 13)
+def test_d42_best_score_then_unplayed_total():
+    # 3-4-5 three suits = 4 + 3 = 7 (unplayed 6 + 10); 4-5-6 three suits = 4 + 4 = 8
+    # (unplayed 3 + 10): the score comes first.
+    assert ref_best(["3S", "4H", "5D", "6C", "10S"]) == ("run", 8, 13)
+    # Two equal runs (8H or 8D as the third card) leave the same total.
     best = ref_best_combinations(["6S", "7S", "8H", "8D", "1C"])
     assert {b[1] for b in best} == {("6S", "7S", "8H"), ("6S", "7S", "8D")}
     assert ref_best(["6S", "7S", "8H", "8D", "1C"]) == ("run", 14, 9)
+    # Equal scores from different runs (run_base 10/9/0): 3S4S5S = 13 leaves 16,
+    # 4S5S6H = 13 leaves 13, so 3S4S5S is played.
+    assert ref_best(["3S", "4S", "5S", "6H", "10C"], run_base=(10, 9, 0)) == ("run", 13, 16)
 
 
 def test_run_beats_higher_unplayed_run():
@@ -660,8 +667,7 @@ def test_recorded_hand_differs(full4):
 def test_public_discard_not_in_hand(full4):
     def fn(rec):
         rnd = rec["rounds"][0]
-        seat = rnd["public"][0]["seat"]
-        rnd["public"][0]["discard"] = next(c for c in rnd["hands"][str((seat + 1) % 4)])
+        rnd["public"][0]["discard"] = rnd["deck"][-1]  # the last deck card is never dealt or drawn
 
     assert reported(mutate(full4, fn), "[D3.2]", "not in their hand")
 
@@ -694,12 +700,15 @@ def test_take_of_a_card_already_taken(full4, team5):
 
 
 def test_secret_take_of_a_secret_discard(full4):
-    def fn(rec):
-        s = rec["rounds"][0]["secret"]
-        s[0]["discard"], s[0]["take"] = rec["rounds"][0]["hands"][str(s[0]["seat"])][0], "deck"
-        s[1]["discard"], s[1]["take"] = s[1]["discard"] or "1S", s[0]["discard"]
+    # A secret discard is face down: it cannot be taken in the secret turn (D3.3).
+    r = next(i for i, rnd in enumerate(full4["rounds"])
+             if rnd["secret"][0]["discard"] is not None and rnd["secret"][1]["discard"] is not None)
 
-    assert reported(mutate(full4, fn), "[D3.3]")
+    def fn(rec):
+        s = rec["rounds"][r]["secret"]
+        s[1]["take"] = s[0]["discard"]
+
+    assert reported(mutate(full4, fn), "[D3.3]", "not a public discard still on the table")
 
 
 def test_pass_when_secret_optional_is_false(simple3):
@@ -769,6 +778,35 @@ def test_combo_not_best_or_missing(full4):
         rec["rounds"][r2]["combos"][s2] = {"kind": "run", "cards": rec["rounds"][r2]["hands"][s2][:3], "score": 10}
 
     assert reported(mutate(full4, fake), "[D4.1]")
+
+
+def test_combo_with_a_worse_unplayed_total_is_reported():
+    # run_base (10, 9, 0): 3S4S5S = 10 + 3 = 13 and 4S5S6H = 9 + 4 = 13 tie on score;
+    # D4.2 then plays the one leaving more unplayed: 3S4S5S leaves 6 + 10 = 16 > 13.
+    hand = ["3S", "4S", "5S", "6H", "10C"]
+    assert ref_best(hand, run_base=(10, 9, 0)) == ("run", 13, 16)
+    referee = referee_demos._Referee({})
+    referee.rules, referee.run_base, referee.favourites = "full", (10, 9, 0), [None]
+    referee.v = default_variants("full", run_base=[10, 9, 0])
+    best = ref_best(hand, run_base=(10, 9, 0))
+    referee.check_combo("t", 0, hand, {"kind": "run", "cards": ["3S", "4S", "5S"], "score": 13}, best)
+    assert referee.violations == []
+    referee.check_combo("t", 0, hand, {"kind": "run", "cards": ["4S", "5S", "6H"], "score": 13}, best)
+    assert reported(referee.violations, "[D4.2]")
+
+
+def test_no_figure_when_everyone_abandons():
+    rec, r = next((g, i) for seed in range(50)
+                  for g in [play_game("full", "individual", 4, seed=seed)]
+                  for i, rnd in enumerate(g["rounds"]) if not rnd["winners"])
+    assert rec["rounds"][r]["figures"] == [] and audit_demos(rec) == []
+    assert all(c is None for c in rec["rounds"][r]["combos"].values())
+
+    def fig(x):
+        x["rounds"][r]["figures"] = [{"seat": 0, "figure": x["power_pile"][0]}]
+
+    assert reported(mutate(rec, fig), "[D4.5]")
+    assert reported(mutate(rec, lambda x: x["rounds"][r].update(winners=[0])), "[D4.3]")
 
 
 def test_wrong_round_winner(full4):
@@ -849,7 +887,7 @@ def test_extra_round_after_pile_emptied(full4):
         extra["dealer"] = len(rec["rounds"]) % 4
         rec["rounds"].append(extra)
 
-    assert reported(mutate(full4, fn), "[D5.1]", "must end after round")
+    assert reported(mutate(full4, fn), "[D5.1]", "must end after")
 
 
 def test_game_stops_too_early(full4):
@@ -916,6 +954,13 @@ def test_structure_and_variants(full4):
     assert reported(mutate(full4, lambda rec: rec["variants"].update(house_rule=1)), "[Part V]", "[schema]")
     assert reported(mutate(full4, lambda rec: rec["variants"].pop("media_optional")), "[Part V]")
     assert reported(mutate(full4, lambda rec: rec.update(contract=2)), "[schema]")
+    # Part V value ranges are checked with or without the schema.
+    for name, value in [("p3_harmonies", "mono"), ("round_cap", 0), ("secret_optional", 1),
+                        ("run_base", [12, 8]), ("max_rounds", 0)]:
+        out = audit_demos(copy.deepcopy(full4) | {"variants": full4["variants"] | {name: value}},
+                          check_schema=False)
+        assert reported(out, "[Part V]", name)
+    assert audit_demos(full4, check_schema=False) == []
     # secret_optional may be any bool, whatever the rules.
     rec = play_game("simplified", "individual", 4, seed=0, variants=dict(secret_optional=True))
     assert audit_demos(rec) == []

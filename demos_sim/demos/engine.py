@@ -34,6 +34,7 @@ from demos_sim.demos.layout import (
 )
 from demos_sim.demos.observe import observe, scramble_hidden
 from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.bits import lowest_bit
 from demos_sim.rng import derive, shuffle_inplace
 
 D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF = 0, 1, 2
@@ -112,9 +113,42 @@ def _add_figure(st, p, f):
     st[S_NFIG + p] = k + 1
 
 
+@njit(cache=True)
+def _discard_take_options(opts, k, h, tab):
+    """Append every (discard d from hand, then take: deck or face-up card t) as d*64 + t."""
+    x = h
+    while x:
+        d = lowest_bit(x)
+        x &= x - 1
+        opts[k] = d * 64 + DECK_TOP
+        k += 1
+        y = tab
+        while y:
+            opts[k] = d * 64 + lowest_bit(y)
+            y &= y - 1
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _discard_take(st, p, o):
+    """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3, D3.4.3)."""
+    d = o // 64
+    t = o % 64
+    h = st[S_HAND + p] & ~(1 << d)
+    if t == DECK_TOP:
+        h |= 1 << _draw(st)
+    else:
+        h |= 1 << t
+        st[S_TABLE] &= ~(1 << t)     # a taken card is gone from the table
+    st[S_HAND + p] = h
+    return d, t
+
+
 # ------------------------------------------------------------------ D3 a round
 @njit(cache=True)
 def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res):
+    """D3.1–D3.4 deal and the discard turns of round ``st[S_ROUND]``, then the showdown."""
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
     r = st[S_ROUND]
@@ -154,10 +188,11 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
         p = _seat_at(st, cfg, j)
         h = st[S_HAND + p]
         k = 0
-        for c in range(40):
-            if (h >> c) & 1:
-                opts[k] = c
-                k += 1
+        x = h
+        while x:
+            opts[k] = lowest_bit(x)
+            x &= x - 1
+            k += 1
         d = _decide(fns, st, cfg, obs, p, K_PUBLIC, opts, k, params, prng, srng, diag)
         st[S_HAND + p] = (h & ~(1 << d)) | (1 << _draw(st))
         st[S_PUB + p] = d
@@ -174,29 +209,14 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
         if cfg[C_SECRET_OPT]:
             opts[k] = -1
             k += 1
-        for d in range(40):
-            if (h >> d) & 1:
-                opts[k] = d * 64 + DECK_TOP
-                k += 1
-                for t in range(40):
-                    if (tab >> t) & 1:
-                        opts[k] = d * 64 + t
-                        k += 1
+        k = _discard_take_options(opts, k, h, tab)
         o = _decide(fns, st, cfg, obs, p, K_SECRET, opts, k, params, prng, srng, diag)
         if o < 0:
             st[S_SEC_TAKE + p] = -1                          # a pass (full rules)
             _log(cfg, log, EV_SECRET, p, -1, -1, 0, 0)
             continue
-        d = o // 64
-        t = o % 64
-        h &= ~(1 << d)
+        d, t = _discard_take(st, p, o)
         st[S_SEC + p] = d
-        if t == DECK_TOP:
-            h |= 1 << _draw(st)
-        else:
-            h |= 1 << t
-            st[S_TABLE] &= ~(1 << t)
-        st[S_HAND + p] = h
         st[S_SEC_TAKE + p] = t
         _log(cfg, log, EV_SECRET, p, d, t, 0, 0)
 
@@ -232,29 +252,21 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
                 p = _seat_at(st, cfg, j)
                 h = st[S_HAND + p]
                 tab = st[S_TABLE]
-                k = 0
-                for d in range(40):
-                    if (h >> d) & 1:
-                        opts[k] = d * 64 + DECK_TOP
-                        k += 1
-                        for t in range(40):
-                            if (tab >> t) & 1:
-                                opts[k] = d * 64 + t
-                                k += 1
+                k = _discard_take_options(opts, 0, h, tab)
                 o = _decide(fns, st, cfg, obs, p, K_UNAN, opts, k, params, prng, srng, diag)
-                d = o // 64
-                t = o % 64
-                h &= ~(1 << d)
+                d, t = _discard_take(st, p, o)
                 st[S_UNAN + p] = d
-                if t == DECK_TOP:
-                    h |= 1 << _draw(st)
-                else:
-                    h |= 1 << t
-                    st[S_TABLE] &= ~(1 << t)
-                st[S_HAND + p] = h
                 st[S_UNAN_TAKE + p] = t
                 _log(cfg, log, EV_UNAN, p, d, t, 0, 0)
 
+    _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+
+
+@njit(cache=True)
+def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
+    """D4: combinations, round winners, figures, Carré reveal and points of the round."""
+    n = cfg[C_N]
+    full = cfg[C_RULES] == 0
     # D4 showdown (hands hold 5 cards, D3.5)
     keys = np.empty(MAXP, np.int64)
     kinds = np.zeros(MAXP, np.int64)
@@ -606,10 +618,8 @@ def _election(st, cfg, log, res):
 
 # ------------------------------------------------------------------ one game, a batch
 @njit(cache=True)
-def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
-    """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
-    n = cfg[C_N]
-    full = cfg[C_RULES] == 0
+def init_state(cfg, key, st, obs, prng, srng, res):
+    """Empty table before D2.1: no figures, no points, every side's vetoes (D9.3)."""
     for i in range(ST_LEN):
         st[i] = 0
     for i in range(obs.shape[0]):
@@ -621,9 +631,22 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     for p in range(MAXP):
         st[S_FAV + p] = -1
         st[S_VETO + p] = cfg[C_SIDE_VETOES + p]
+        st[S_PUB + p] = -1
+        st[S_SEC + p] = -1
+        st[S_SEC_TAKE + p] = -2
+        st[S_UNAN + p] = -1
+        st[S_UNAN_TAKE + p] = -2
         prng[p] = derive(key, 1, p)
-    srng = np.empty(1, np.uint64)
     srng[0] = derive(key, 2, 0)
+
+
+@njit(cache=True)
+def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
+    """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
+    n = cfg[C_N]
+    full = cfg[C_RULES] == 0
+    srng = np.empty(1, np.uint64)
+    init_state(cfg, key, st, obs, prng, srng, res)
     # D2.1 the Power pile (D1: 12 figures, and the 2 Media in full rules)
     npile = NFIG if full else MEDIA0
     for f in range(npile):

@@ -22,10 +22,11 @@ from numba import njit
 from demos_sim.demos.layout import (
     C_CARRE, C_FAV_BONUS, C_RB, C_RULES, DECK_TOP, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA,
     K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MEDIA0, NFIG, O_ARG0, O_ARG1, O_COVER, O_FAV,
-    O_FIGS, O_HAND, O_KIND, O_NFIG, O_SEAT, O_SIDE,
+    O_FIGS, O_HAND, O_KIND, O_NFIG, O_SEAT, O_SIDE, O_TABLE,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
+from demos_sim.bits import lowest_bit, popcount
 from demos_sim.rng import below
 
 P_VETO_AT, P_DRAW_WEIGHT, P_NOVETO, P_NOTAKE, P_NOMEDIA = 0, 1, 2, 3, 4
@@ -135,6 +136,29 @@ def _types_held(obs, seat):
     return m
 
 
+@njit(cache=True)
+def _useful_takes(h, table, full):
+    """Mask of the face-up cards that can join a run (or a Carré) with cards of ``h``."""
+    vals = suit_slice(h, 0) | suit_slice(h, 1) | suit_slice(h, 2) | suit_slice(h, 3)
+    out = 0
+    y = table
+    while y:
+        t = lowest_bit(y)
+        y &= y - 1
+        b = t % 10                      # value - 1
+        lo = vals | (1 << b)
+        ok = ((lo >> b) & 7) == 7
+        if b >= 1 and ((lo >> (b - 1)) & 7) == 7:
+            ok = True
+        if b >= 2 and ((lo >> (b - 2)) & 7) == 7:
+            ok = True
+        if not ok and full and popcount((h >> b) & 0x40100401) >= 3:
+            ok = True
+        if ok:
+            out |= 1 << t
+    return out
+
+
 @register("greedy", params=GREEDY_PARAMS,
           description="one-step heuristic for every decision",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
@@ -155,6 +179,9 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
                 bi = i
         return bi
     if kind == K_SECRET or kind == K_UNAN:
+        # options: [pass], then for each discard d: (d, deck) followed by (d, t) for each
+        # face-up t. A take is only worth an exact look when t can join a combination.
+        useful = 0 if params[P_NOTAKE] > 0 else _useful_takes(h, obs[O_TABLE], cfg[C_RULES] == 0)
         best = -1.0
         bi = 0
         for i in range(n_opts):
@@ -164,9 +191,13 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
             else:
                 d = o // 64
                 t = o % 64
-                if t != DECK_TOP and params[P_NOTAKE] > 0:
-                    continue
-                v = _discard_take_value(cfg, h, d, t, fav, weight) + 0.0001 * (10 - d % 10)
+                if t == DECK_TOP:
+                    v = value4(cfg, h & ~(1 << d), fav, weight)
+                else:
+                    if not (useful >> t) & 1:
+                        continue
+                    v = value5(cfg, (h & ~(1 << d)) | (1 << t), fav)
+                v += 0.0001 * (10 - d % 10)
             if v > best:
                 best = v
                 bi = i

@@ -1,0 +1,102 @@
+"""The demos-sim command line: summaries, JSON, records, one-line errors, workers."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from referee_demos import audit_demos
+
+from demos_sim.cli import main
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", *args], capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_simulate_json_has_the_documented_keys(capsys):
+    assert main(["simulate", "--games", "300", "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for k in ("rounds_per_s", "games_per_s", "sides", "no_winner_share", "truncated_share",
+              "mean_rounds", "seed", "variants", "version", "git_revision"):
+        assert k in out
+    assert out["games"] == 300
+    total = sum(s["share"] for s in out["sides"]) + out["no_winner_share"] + out["truncated_share"]
+    assert abs(total - 1) < 1e-9  # M1: every game is a win (shared or not) or counted apart
+    for s in out["sides"]:
+        assert s["ci95"][0] <= s["share"] <= s["ci95"][1]
+
+
+def test_simulate_same_numbers_for_any_worker_count(capsys):
+    args = ["simulate", "--games", "9000", "--seed", "5", "--policies", "random", "--json"]
+    main(args + ["--workers", "1"])
+    one = json.loads(capsys.readouterr().out)
+    main(args + ["--workers", "2"])
+    two = json.loads(capsys.readouterr().out)
+    for k in ("sides", "no_winner_share", "truncated_share", "mean_rounds", "rounds"):
+        assert one[k] == two[k]
+
+
+def test_simulate_text_summary_team_mode(capsys):
+    assert main(["simulate", "--mode", "2v2+1", "--games", "200", "--policies",
+                 "greedy,random,greedy,random,greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "win share" in out and "rounds/s" in out
+    for label in ("A", "B", "I"):
+        assert any(line.split()[:1] == [label] for line in out.splitlines())
+
+
+def test_record_writes_valid_jsonl(tmp_path):
+    out = tmp_path / "g.jsonl"
+    assert main(["record", "--game", "demos", "--rules", "simplified", "--mode", "individual",
+                 "--players", "5", "--games", "4", "--seed", "1", "--policies", "greedy",
+                 "--set", "max_rounds=5", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4
+    for line in lines:
+        rec = json.loads(line)
+        assert rec["variants"]["max_rounds"] == 5
+        assert audit_demos(rec) == []
+    assert not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--players", "6"], "D2.3"),
+    (["--players", "2"], "3–5 players"),
+    (["--mode", "2v3", "--players", "4"], "takes 5 players"),
+    (["--mode", "2v2", "--rules", "simplified"], "full rules"),
+    (["--mode", "2v2", "--seating", "AABC"], "does not fit mode 2v2"),
+    (["--mode", "2v2+1", "--seating", "ABABA"], "Independent"),
+    (["--policies", "nosuch"], "unknown policy 'nosuch'"),
+    (["--policies", "greedy,random"], "names 2 policies for 4 players"),
+    (["--policies", "greedy:nosuch"], "no restricted form"),
+    (["--set", "nosuch=1"], "unknown DĒMOS variant 'nosuch'"),
+    (["--set", "no_trio_winner=maybe"], "no_trio_winner must be one of"),
+    (["--set", "run_base=[1,2]"], "run_base"),
+    (["--set", "media_optional=1"], "true or false"),
+    (["--set", "max_rounds=0"], "max_rounds"),
+    (["--set", "carre_points=-1"], "carre_points"),
+    (["--game", "chess"], "unknown or not yet available game"),
+])
+def test_bad_input_is_one_line_error(tmp_path, args, fragment):
+    out = tmp_path / "x.jsonl"
+    code, stdout, stderr = run("record", *args, "--games", "2", "--out", str(out))
+    assert code == 2
+    assert stderr.count("\n") == 1 and stderr.startswith("demos-sim: error:"), stderr
+    assert fragment in stderr, stderr
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_record_into_missing_folder_is_refused(tmp_path):
+    code, _, stderr = run("record", "--games", "1", "--out", str(tmp_path / "no" / "x.jsonl"))
+    assert code == 2 and "does not exist" in stderr
+
+
+def test_policies_lists_the_builtins(capsys):
+    assert main(["policies"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "greedy" in out

@@ -1,0 +1,82 @@
+"""M2: policies decide from their seat's observation only.
+
+The engine's check mode (cfg[C_CHECK_OBS]) replays every decision on a copy of the
+state in which everything the deciding seat cannot see has been reshuffled
+(observe.scramble_hidden): the observation must be identical and the policy's answer
+the same. Run for every registered policy, in every mode, with variants that open the
+rarer decisions (favourite suits, optional Media, the Independent acting).
+"""
+
+import numpy as np
+import pytest
+from conftest import ALL_SETUPS
+
+from demos_sim.demos import engine as E
+from demos_sim.demos import layout as L
+from demos_sim.demos.observe import observe, scramble_hidden
+from demos_sim.demos.policies import available, get
+from demos_sim.demos.record import play_logged
+from demos_sim.demos.rules import DemosConfig
+from demos_sim.demos.sim import chunk_game_keys
+
+VARIANT_SETS = [{}, {"favourite_suit_bonus": 10, "media_optional": True,
+                     "media_targets_revealed": True, "independent_double_media": "act"}]
+
+
+def _policy_names():
+    names = available()
+    return names + [f"{n}:{f}" for n in names for f in get(n).flags]
+
+
+@pytest.mark.parametrize("policy", _policy_names())
+@pytest.mark.parametrize("variants", VARIANT_SETS, ids=["defaults", "rare-decisions"])
+def test_M2_decisions_ignore_hidden_cards(policy, variants):
+    checked = 0
+    for rules, mode, n in ALL_SETUPS:
+        cfg = DemosConfig(rules, mode, n, variants=variants)
+        for key in chunk_game_keys(99, 0, 0, 12):
+            _, _, diag = play_logged(cfg, [policy], key, check_obs=True)
+            assert diag[E.D_OBS_DIFF] == 0, (rules, mode, n, "observation leaks hidden state")
+            assert diag[E.D_DECISION_DIFF] == 0, (rules, mode, n, "decision moved")
+            checked += diag[E.D_CHECKED]
+    assert checked > 1000  # the check really ran on many decisions
+
+
+def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
+    """The test above can fail: scrambling really changes what the seat cannot see."""
+    cfg = DemosConfig("full", "individual", 4)
+    arr = cfg.to_array(log=True)
+    events, _, _ = play_logged(cfg, ["random"], chunk_game_keys(5, 0, 0, 1)[0])
+    # rebuild a mid-round state by replaying the kernel up to the end of a round is
+    # not exposed; instead take the final state of a fresh game and scramble it.
+    from demos_sim.demos.sim import policy_tuple
+    from demos_sim.demos.policies import resolve
+
+    fns, params = policy_tuple(resolve(["random"], 4))
+    st = np.zeros(L.ST_LEN, np.int64)
+    obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    prng = np.zeros(L.MAXP, np.uint64)
+    log = np.zeros(L.EV_W * 50000, np.int64)
+    log[0] = L.EV_W
+    diag = np.zeros(E.DIAG_LEN, np.int64)
+    res = np.zeros(L.RES_LEN, np.int64)
+    E.play_game(fns, arr, params, np.uint64(7), st, obs, opts, prng, log, diag, res)
+    moved_deck = moved_hand = moved_fig = 0
+    rng = np.array([np.uint64(3)], np.uint64)
+    for seat in range(4):
+        a = np.full(L.OBS_LEN, -9, np.int64)
+        observe(st, arr, seat, L.K_UNAN, a)
+        for _ in range(20):
+            st2 = st.copy()
+            scramble_hidden(st2, arr, seat, L.K_UNAN, rng)
+            b = np.full(L.OBS_LEN, -9, np.int64)
+            observe(st2, arr, seat, L.K_UNAN, b)
+            a[L.O_GVER] = b[L.O_GVER]
+            assert np.array_equal(a, b)
+            moved_deck += not np.array_equal(st[L.S_DECK:L.S_DECK + 40], st2[L.S_DECK:L.S_DECK + 40])
+            others = [p for p in range(4) if p != seat]
+            moved_hand += any(st[L.S_HAND + p] != st2[L.S_HAND + p] for p in others)
+            moved_fig += not np.array_equal(st[L.S_FIG:L.S_FIG + 70], st2[L.S_FIG:L.S_FIG + 70])
+            assert st2[L.S_HAND + seat] == st[L.S_HAND + seat]
+    assert moved_deck > 0 and moved_hand > 0 and moved_fig > 0

@@ -37,7 +37,7 @@ class Table:
         self.st = np.zeros(L.ST_LEN, np.int64)
         self.obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
         self.opts = np.zeros(L.MAXOPT, np.int64)
-        self.prng = np.zeros(L.MAXP, np.uint64)
+        self.prng = np.zeros(L.NSTREAM, np.uint64)
         self.srng = np.zeros(1, np.uint64)
         self.res = np.zeros(L.RES_LEN, np.int64)
         self.diag = np.zeros(E.DIAG_LEN, np.int64)

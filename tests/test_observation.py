@@ -56,7 +56,7 @@ def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
     st = np.zeros(L.ST_LEN, np.int64)
     obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)
-    prng = np.zeros(L.MAXP, np.uint64)
+    prng = np.zeros(L.NSTREAM, np.uint64)
     log = np.zeros(L.EV_W * 50000, np.int64)
     log[0] = L.EV_W
     diag = np.zeros(E.DIAG_LEN, np.int64)

@@ -25,7 +25,8 @@ from demos_sim.demos.layout import (
     DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
     EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
     EV_UNAN, EV_VETO, EV_W, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
-    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, O_GVER, OBS_LEN, R_CUM,
+    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_GVER, OBS_LEN, R_CUM,
+    RNG_CHANCE, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
     R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
     S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
     S_FIG, S_FIGUP, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
@@ -161,9 +162,8 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
             m += 1
     st[S_DECK_LEN] = m
     st[S_DECK_POS] = 0
-    chance = np.empty(1, np.uint64)
-    chance[0] = derive(key, 0, r + 1)
-    shuffle_inplace(st[S_DECK:S_DECK + m], m, chance, 0)
+    prng[RNG_CHANCE] = derive(key, 0, r + 1)
+    shuffle_inplace(st[S_DECK:S_DECK + m], m, prng, RNG_CHANCE)
     _log(cfg, log, EV_ROUND, r, st[S_DEALER], m, 0, 0)
     for i in range(m):
         _log(cfg, log, EV_DECK, st[S_DECK + i], 0, 0, 0, 0)
@@ -268,9 +268,9 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
     # D4 showdown (hands hold 5 cards, D3.5)
-    keys = np.empty(MAXP, np.int64)
-    kinds = np.zeros(MAXP, np.int64)
-    scores = np.zeros(MAXP, np.int64)
+    keys = st[S_KEY:S_KEY + MAXP]
+    kinds = st[S_KIND:S_KIND + MAXP]
+    scores = st[S_SCORE:S_SCORE + MAXP]
     best = -1
     for p in range(n):
         h = st[S_HAND + p]
@@ -283,9 +283,9 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
             best = keys[p]
         _log(cfg, log, EV_SHOW, p, h, kd, cm, sc)
     # D4.3 / D9.4 winners, and the drawing order of D4.5
-    ent_seat = np.empty(MAXP, np.int64)   # the place (seat) of each winning side
-    ent_side = np.empty(MAXP, np.int64)
-    ent_carre = np.zeros(MAXP, np.int64)
+    ent_seat = st[S_ENT_SEAT:S_ENT_SEAT + MAXP]   # the place (seat) of each winning side
+    ent_side = st[S_ENT_SIDE:S_ENT_SIDE + MAXP]
+    ent_carre = st[S_ENT_CARRE:S_ENT_CARRE + MAXP]
     n_ent = 0
     if best >= 0:
         for j in range(n):
@@ -348,7 +348,6 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
                         _log(cfg, log, EV_REVEAL, p, f, 0, 0, 0)
                     break
     for p in range(n):                                         # D4.7
-        st[S_SCORE + p] = scores[p]
         st[S_CUM + p] += scores[p]
         _log(cfg, log, EV_POINTS, p, scores[p], 0, 0, 0)
     st[S_GVER] += 1
@@ -652,9 +651,8 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     for f in range(npile):
         st[S_PILE + f] = f
     st[S_PILE_LEN] = npile
-    chance = np.empty(1, np.uint64)
-    chance[0] = derive(key, 0, 0)
-    shuffle_inplace(st[S_PILE:S_PILE + npile], npile, chance, 0)
+    prng[RNG_CHANCE] = derive(key, 0, 0)
+    shuffle_inplace(st[S_PILE:S_PILE + npile], npile, prng, RNG_CHANCE)
     for f in range(npile):
         _log(cfg, log, EV_PILE, st[S_PILE + f], 0, 0, 0, 0)
     if cfg[C_FAV_BONUS] > 0:                                # X1 favourite suits
@@ -694,7 +692,7 @@ def play_batch(fns, cfg, params, keys, res, diag):
     st = np.zeros(ST_LEN, np.int64)
     obs = np.zeros((MAXP, OBS_LEN), np.int64)
     opts = np.zeros(MAXOPT, np.int64)
-    prng = np.zeros(MAXP, np.uint64)
+    prng = np.zeros(NSTREAM, np.uint64)
     log = np.zeros(2, np.int64)
     for g in range(keys.shape[0]):
         play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])

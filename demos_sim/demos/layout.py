@@ -111,7 +111,15 @@ O_GAME_FIRST = O_SCORE           # first entry of the game part
 S_ARG0 = ST_LEN        # decision argument (K_ALLOC: figure; K_COLOUR: target seat)
 S_ARG1 = ST_LEN + 1    # K_COLOUR: target figure slot
 S_TEAMVIEW = ST_LEN + 2  # 1 while a team decision is being taken (D9.2 team knowledge)
-ST_LEN = ST_LEN + 3
+S_KEY = ST_LEN + 3       # 5: D4.3 round keys of the showdown (-1 abandoned)
+S_KIND = S_KEY + MAXP    # 5: combination kinds of the showdown
+S_ENT_SEAT = S_KIND + MAXP   # 5: winning sides in drawing order: their place (seat) …
+S_ENT_SIDE = S_ENT_SEAT + MAXP   # … their side …
+S_ENT_CARRE = S_ENT_SIDE + MAXP  # … and whether they won with a Carré
+ST_LEN = S_ENT_CARRE + MAXP
+
+NSTREAM = MAXP + 1       # random streams of a game: one per seat, then chance
+RNG_CHANCE = MAXP
 
 # ---------------------------------------------------------------- results (one row per game)
 R_ROUNDS = 0

@@ -153,15 +153,20 @@ def simulate(config: DemosConfig, specs: list[str], games: int, seed: int,
     resolve(specs, config.players)  # refuse unknown policies before anything runs
     cfg_arr = config.to_array()
     jobs = chunks_of(games)
-    # warm the kernel (compile or load the cache) before timing
-    run_chunk(cfg_arr, specs, seed, 0, 1, config.players)
-    t0 = time.perf_counter()
+    # Warm the kernel (compile or load the numba cache) in every process before timing:
+    # wall_s and the rates measure playing, not start-up.
     if workers == 1 or len(jobs) == 1:
+        run_chunk(cfg_arr, specs, seed, 0, 1, config.players)
+        t0 = time.perf_counter()
         aggs = [run_chunk(cfg_arr, specs, seed, c, k, config.players) for c, k in jobs]
     else:
         from joblib import Parallel, delayed
 
-        aggs = Parallel(n_jobs=workers, backend="loky")(
-            delayed(run_chunk)(cfg_arr, specs, seed, c, k, config.players) for c, k in jobs)
+        with Parallel(n_jobs=workers, backend="loky") as par:
+            par(delayed(run_chunk)(cfg_arr, specs, seed, 0, 1, config.players)
+                for _ in range(workers))
+            t0 = time.perf_counter()
+            aggs = par(delayed(run_chunk)(cfg_arr, specs, seed, c, k, config.players)
+                       for c, k in jobs)
     wall = time.perf_counter() - t0
     return SimResult(config, list(specs), seed, np.sum(aggs, axis=0), wall, workers)

@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(VENV)/bin/demos-sim simulate --game demos --rules full --mode individual --players 4 \
-	    --games 200000 --seed 1 --policies greedy
+	    --games 100000 --seed 1 --policies greedy
 
 test: $(STAMP)
 	$(PY) -m pytest -q

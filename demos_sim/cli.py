@@ -22,6 +22,8 @@ def _add_game_args(p: argparse.ArgumentParser):
                    help="comma-separated policy by seat, or one for every seat")
     p.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
                    help="variant of RULES.md Part V (VALUE read as JSON when it parses)")
+    p.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
+                   help="import a module that registers extra policies (repeatable)")
 
 
 def _config(args):
@@ -37,8 +39,10 @@ def _config(args):
 
 
 def _specs(args, config):
-    from demos_sim.demos.policies import resolve
+    from demos_sim.demos.policies import load_plugin, resolve
 
+    for plugin in args.plugin:
+        load_plugin(plugin)
     specs = [s for s in args.policies.split(",")]
     resolve(specs, config.players)  # unknown policy / wrong count: refuse now
     return specs
@@ -81,8 +85,10 @@ def cmd_record(args) -> int:
 
 
 def cmd_policies(args) -> int:
-    from demos_sim.demos.policies import available, get
+    from demos_sim.demos.policies import available, get, load_plugin
 
+    for plugin in args.plugin:
+        load_plugin(plugin)
     for name in available():
         p = get(name)
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""
@@ -103,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", required=True, help="output .jsonl file")
     rp.set_defaults(func=cmd_record)
     pp = sub.add_parser("policies", help="list the registered policies")
+    pp.add_argument("--plugin", action="append", default=[], help="import extra policies")
     pp.set_defaults(func=cmd_policies)
     return ap
 

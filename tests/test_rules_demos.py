@@ -1375,3 +1375,185 @@ def test_D3_4_1_individual_one_veto_each():
     for rec in _records(DemosConfig(players=4), 8):
         seats = [r["veto"]["seat"] for r in rec["rounds"] if r["veto"] is not None]
         assert len(seats) == len(set(seats))
+
+
+def _replay_round_hands(r, n, secret_optional):
+    """D3.1–D3.4 by hand from a record round: deal 5 cards one at a time in action order
+    from the top of the deck, then the public, secret and unanimous turns; returns the
+    showdown hands."""
+    deck = r["deck"]
+    pos = 0
+    order = [(r["dealer"] + 1 + j) % n for j in range(n)]
+    hands = {p: set() for p in range(n)}
+    for _ in range(5):                                   # D3.1
+        for p in order:
+            hands[p].add(deck[pos])
+            pos += 1
+    table_up = set()
+    assert [e["seat"] for e in r["public"]] == order     # D3.2
+    for e in r["public"]:
+        p, d = e["seat"], e["discard"]
+        assert d in hands[p]
+        hands[p].remove(d)
+        hands[p].add(deck[pos])
+        pos += 1
+        table_up.add(d)
+    assert [e["seat"] for e in r["secret"]] == order     # D3.3
+    secret_down = []
+    for e in r["secret"]:
+        p, d, take = e["seat"], e["discard"], e["take"]
+        if d is None:
+            assert secret_optional and take is None
+            continue
+        assert d in hands[p]
+        hands[p].remove(d)
+        if take == "deck":
+            hands[p].add(deck[pos])
+            pos += 1
+        else:
+            assert take in table_up
+            table_up.remove(take)
+            hands[p].add(take)
+        secret_down.append(d)
+    if r["unanimous"] is not None:                       # D3.4.2 / D3.4.3
+        assert r["veto"] is None
+        table_up |= set(secret_down)
+        assert [e["seat"] for e in r["unanimous"]] == order
+        for e in r["unanimous"]:
+            p, d, take = e["seat"], e["discard"], e["take"]
+            assert d in hands[p]
+            hands[p].remove(d)
+            if take == "deck":
+                hands[p].add(deck[pos])
+                pos += 1
+            else:
+                assert take in table_up
+                table_up.remove(take)
+                hands[p].add(take)
+    return {str(p): sorted(h) for p, h in hands.items()}
+
+
+def test_D3_1_to_D3_4_deal_and_turns_replay_to_the_showdown_hands():
+    """D3.1: 5 cards one at a time in action order (first card to the dealer's left);
+    D3.2–D3.4: every turn in action order, each discard from the hand, each draw the next
+    deck card, each take a card then on the table (public not yet taken; after D3.4.2 the
+    secret discards too); a vetoed round has no unanimous turn. Replaying a record by
+    these rules gives exactly its showdown hands (D3.5)."""
+    for cfg in (DemosConfig(players=4), DemosConfig(rules="simplified", players=5),
+                DemosConfig(mode="2v3", players=5), DemosConfig(players=3)):
+        for rec in _records(cfg, 3, seed=5):
+            for r in rec["rounds"]:
+                want = {p: sorted(h) for p, h in r["hands"].items()}
+                assert _replay_round_hands(r, cfg.players, cfg.variants["secret_optional"]) == want
+                if cfg.rules == "full" and r["veto"] is None:
+                    assert r["unanimous"] is not None
+
+
+def test_X1_favourite_suits_and_bonus_in_whole_games():
+    """X1: with favourite_suit_bonus > 0 every player announces a favourite suit before
+    the game; a run entirely in it scores run_base[0] + lowest + bonus, every other run
+    run_base[k] + lowest."""
+    cfg = DemosConfig(players=4, variants={"favourite_suit_bonus": 10})
+    rb = cfg.variants["run_base"]
+    n_bonus = 0
+    for rec in _records(cfg, 20, seed=3):
+        fav = rec["favourite_suits"]
+        assert len(fav) == 4 and all(s in "SHDC" for s in fav)
+        for r in rec["rounds"]:
+            for p, c in r["combos"].items():
+                if c is None or c["kind"] != "run":
+                    continue
+                suits = {x[-1] for x in c["cards"]}
+                low = min(int(x[:-1]) for x in c["cards"])
+                bonus = 10 if suits == {fav[int(p)]} else 0
+                n_bonus += bonus > 0
+                assert c["score"] == rb[len(suits) - 1] + low + bonus
+    assert n_bonus > 0        # the bonus case did occur in these games
+    assert _records(DemosConfig(players=4), 1)[0]["favourite_suits"] is None
+
+
+def test_D9_3_team_vetoes_zero_in_whole_games():
+    """D9.3 team_vetoes 0: the 2v3 team of two never vetoes; the team of three at most once."""
+    cfg = DemosConfig(mode="2v3", players=5, variants={"team_vetoes": 0})
+    side = cfg.side_of_seat()
+    for rec in _records(cfg, 8):
+        used = [side[r["veto"]["seat"]] for r in rec["rounds"] if r["veto"] is not None]
+        assert used.count(0) == 0 and used.count(1) <= 1
+
+
+def test_D5_1_round_cap_below_max_rounds_truncates():
+    """D5.1: max_rounds 5 with round_cap 2: the cap comes first → truncated after 2."""
+    cfg = DemosConfig(players=4, variants={"max_rounds": 5, "round_cap": 2})
+    for rec in _records(cfg, 3):
+        assert len(rec["rounds"]) == 2
+        assert rec["truncated"] is True and rec["final"] is None and rec["scandal"] is None
+
+
+def test_D9_4_custom_seating_teammates_tied_win_once():
+    """D9.2/D9.4 with seating AABB: seats 0 and 1 are teammates; tied, they win once and
+    their team draws a single figure (allocated to its last member, seat 1)."""
+    cfg = DemosConfig(mode="2v2", players=4, seating="AABB")
+    t = table(cfg, dealer=0, hands={0: H_TIE_A, 1: H_TIE_B, 2: H_NONE_A, 3: H_NONE_B},
+              pile=["ES", "LH"])
+    choose(t, K_ALLOC, -1)
+    t.showdown()
+    assert sorted(t.winners()) == [0, 1]
+    assert t.figure_draws() == [(1, "ES")]
+
+
+def test_D9_4_two_sides_win_carre_side_exempt_run_side_reveals():
+    """D9.4/D4.6 in 2v2 with carre_points 11: seat 1 (B) Carré 11 ties seat 0 (A) run 11.
+    Dealer 3 → order 0, 1, 2, 3: A draws 1 (ES, to seat 0), B draws 2 (LH, JC, to seat 1).
+    B won with a Carré; A did not: A's players reveal (seat 0: EC, seat 2: LD), B's
+    players (JS, JH) are exempt."""
+    cfg = DemosConfig(mode="2v2", players=4, variants={"carre_points": 11})
+    t = table(cfg, dealer=3,
+              hands={1: ["5S", "5H", "5D", "5C", "4S"], 0: ["7S", "8H", "9D", "1S", "3H"],
+                     2: ["2S", "4H", "6H", "10H", "8C"], 3: ["2H", "4D", "6D", "10D", "9C"]},
+              figures={0: ["M", "EC"], 1: ["JS"], 2: ["LD"], 3: ["JH"]}, pile=["ES", "LH", "JC"])
+    choose(t, K_ALLOC, 0)
+    t.showdown()
+    assert sorted(t.winners()) == [0, 1]
+    assert t.figure_draws() == [(0, "ES"), (1, "LH"), (1, "JC")]
+    assert t.reveals() == [(0, "EC"), (2, "LD")]
+
+
+def test_D7_4_D9_6_no_trio_anywhere_independent_can_still_win():
+    """D7.4: 2v2+1 follows D9.6, where the Independent can win without a trio: nobody
+    has a trio, the Independent has strictly the most points → he wins."""
+    t = table(P1, figures={0: ["ES", "LH"], 4: ["JD"]}, cum=[10, 20, 30, 0, 31])
+    t.election()
+    assert t.result() == (["I"], [4])
+
+
+def test_D7_4_D9_6_no_trio_winner_points_does_not_apply():
+    """D7.4: no_trio_winner is for individual games; in 2v2+1 with no trio anywhere and
+    the Independent not on top, D9.6 finds no winner even under points."""
+    t = table(_p1({"no_trio_winner": "points"}), figures={0: ["ES", "LH"]}, cum=[10, 40, 30, 0, 31])
+    t.election()
+    assert t.result() == ([], [])
+
+
+def test_D9_6_custom_seating_independent_first():
+    """D9.2/D9.6 with seating IABAB: the Independent sits at seat 0; with strictly the
+    most points and no 3-colour trio anywhere he wins (a)."""
+    cfg = DemosConfig(mode="2v2+1", players=5, seating="IABAB")
+    t = table(cfg, figures={1: ["ES", "LS", "JD"]}, cum=[60, 10, 0, 0, 59])
+    t.election()
+    assert t.result() == (["I"], [0])
+
+
+def test_D4_4_no_winner_round_still_counts_in_whole_games():
+    """D4.4: a round where everyone abandons has no winner and no figure, yet counts:
+    the next round's dealer is the next seat (D2.1)."""
+    seen = 0
+    for rec in _records(DemosConfig(players=4), 10, seed=2):
+        rounds = rec["rounds"]
+        for i, r in enumerate(rounds):
+            if all(c is None for c in r["combos"].values()):
+                seen += 1
+                assert r["winners"] == [] and r["figures"] == [] and r["reveals"] == []
+                assert r["points"] == [0, 0, 0, 0]
+                if i + 1 < len(rounds):
+                    assert rounds[i + 1]["dealer"] == (r["dealer"] + 1) % 4
+    assert seen > 0

@@ -17,7 +17,7 @@ import numpy as np
 
 from demos_sim.demos import layout as L
 from demos_sim.demos.rules import DemosConfig
-from demos_sim.demos.policies import Policy, resolve, N_PARAMS
+from demos_sim.demos.policies import N_PARAMS, Policy, loaded_plugins, resolve
 from demos_sim.rng import chunk_key
 
 CHUNK = 4096
@@ -70,9 +70,13 @@ def aggregate(res: np.ndarray) -> np.ndarray:
 
 
 def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, chunk: int, count: int,
-              players: int) -> np.ndarray:
+              players: int, plugins: tuple = ()) -> np.ndarray:
     """Play one chunk and return its aggregate vector (a worker's whole job)."""
     from demos_sim.demos.engine import DIAG_LEN, play_batch
+    from demos_sim.demos.policies import load_plugin
+
+    for plugin in plugins:  # worker processes register the user's policies too
+        load_plugin(plugin)
 
     fns, params = policy_tuple(resolve(specs, players))
     keys = chunk_game_keys(seed, chunk, 0, count)
@@ -153,12 +157,13 @@ def simulate(config: DemosConfig, specs: list[str], games: int, seed: int,
     resolve(specs, config.players)  # refuse unknown policies before anything runs
     cfg_arr = config.to_array()
     jobs = chunks_of(games)
+    plugins = tuple(loaded_plugins())
     # Warm the kernel (compile or load the numba cache) in every process before timing:
     # wall_s and the rates measure playing, not start-up.
     if workers == 1 or len(jobs) == 1:
-        run_chunk(cfg_arr, specs, seed, 0, 1, config.players)
+        run_chunk(cfg_arr, specs, seed, 0, 1, config.players, plugins)
         t0 = time.perf_counter()
-        aggs = [run_chunk(cfg_arr, specs, seed, c, k, config.players) for c, k in jobs]
+        aggs = [run_chunk(cfg_arr, specs, seed, c, k, config.players, plugins) for c, k in jobs]
     else:
         from joblib import Parallel, delayed
 

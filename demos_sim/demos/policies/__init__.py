@@ -97,6 +97,38 @@ def resolve(specs: list[str], players: int) -> list[Policy]:
 
 
 _loaded = False
+_plugins: list[str] = []
+
+
+def load_plugin(spec: str) -> None:
+    """Import a module (dotted name, or a path to a ``.py`` file) that registers policies."""
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    if spec in _plugins:
+        return
+    try:
+        if spec.endswith(".py"):
+            path = Path(spec).resolve()
+            if not path.exists():
+                raise ConfigError(f"policy plugin file {spec!r} does not exist")
+            mod_spec = importlib.util.spec_from_file_location(f"demos_sim_plugin_{path.stem}", path)
+            module = importlib.util.module_from_spec(mod_spec)
+            sys.modules[mod_spec.name] = module   # numba's cache finds functions by module
+            mod_spec.loader.exec_module(module)
+        else:
+            importlib.import_module(spec)
+    except ConfigError:
+        raise
+    except Exception as e:  # noqa: BLE001  (any failure of user code is one line)
+        raise ConfigError(f"policy plugin {spec!r} failed to load: {type(e).__name__}: {e}") from e
+    _plugins.append(spec)
+
+
+def loaded_plugins() -> list[str]:
+    return list(_plugins)
 
 
 def _load_builtins():

@@ -99,7 +99,7 @@ def cmd_policies(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="demos-sim", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
-    sp = sub.add_parser("simulate", help="play games and print win shares with 95% CIs")
+    sp = sub.add_parser("simulate", help="play games and print win shares with 95%% CIs")
     _add_game_args(sp)
     sp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -76,32 +76,40 @@ def _draw(st):
 
 
 @njit(cache=True)
+def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag,
+                    idx, saved):
+    """M2 check: the same decision from a state whose hidden cards were reshuffled."""
+    row = obs[seat]
+    after = prng[seat]
+    st2 = st.copy()
+    scramble_hidden(st2, cfg, seat, kind, srng)
+    row2 = np.full(OBS_LEN, -9, np.int64)
+    observe(st2, cfg, seat, kind, row2)
+    diag[D_CHECKED] += 1
+    for i in range(OBS_LEN):
+        if i != O_GVER and row2[i] != row[i]:
+            diag[D_OBS_DIFF] += 1
+            break
+    prng[seat] = saved
+    idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
+    if idx2 != idx:
+        diag[D_DECISION_DIFF] += 1
+    prng[seat] = after
+    observe(st, cfg, seat, kind, row)  # restore the team-view flag of the real state
+
+
+@njit(cache=True)
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
     """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
     if n_opts == 1:
         return opts[0]  # a forced move is no decision: no policy call, no random draw
     row = obs[seat]
     observe(st, cfg, seat, kind, row)
+    saved = prng[seat]
+    idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
     if cfg[C_CHECK_OBS] != 0:
-        saved = prng[seat]
-        idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
-        after = prng[seat]
-        st2 = st.copy()
-        scramble_hidden(st2, cfg, seat, kind, srng)
-        row2 = np.full(OBS_LEN, -9, np.int64)
-        observe(st2, cfg, seat, kind, row2)
-        diag[D_CHECKED] += 1
-        for i in range(OBS_LEN):
-            if i != O_GVER and row2[i] != row[i]:
-                diag[D_OBS_DIFF] += 1
-                break
-        prng[seat] = saved
-        idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
-        if idx2 != idx:
-            diag[D_DECISION_DIFF] += 1
-        prng[seat] = after
-    else:
-        idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
+        _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
+                        diag, idx, saved)
     if idx < 0 or idx >= n_opts:
         raise ValueError("a policy returned an index outside its legal options")
     return opts[idx]

@@ -66,7 +66,7 @@ def _seat_at(st, cfg, j):
     return (st[S_DEALER] + 1 + j) % cfg[C_N]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw(st):
     pos = st[S_DECK_POS]
     if pos >= st[S_DECK_LEN]:
@@ -98,7 +98,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, s
     observe(st, cfg, seat, kind, row)  # restore the team-view flag of the real state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
     """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
     if n_opts == 1:
@@ -115,14 +115,14 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, dia
     return opts[idx]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_figure(st, p, f):
     k = st[S_NFIG + p]
     st[S_FIG + p * NFIG + k] = f
     st[S_NFIG + p] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_take_options(opts, k, h, tab):
     """Append every (discard d from hand, then take: deck or face-up card t) as d*64 + t."""
     x = h
@@ -139,7 +139,7 @@ def _discard_take_options(opts, k, h, tab):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_take(st, p, o):
     """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3, D3.4.3)."""
     d = o // 64

@@ -75,7 +75,7 @@ def observe_game(st, cfg, seat, obs):
     obs[O_GVER] = st[S_GVER] * 2 + st[S_TEAMVIEW]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
     st[S_TEAMVIEW] = 1 if (cfg[C_MODE] != 0 and is_team_decision(kind)) else 0

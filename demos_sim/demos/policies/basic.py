@@ -40,62 +40,61 @@ def random_policy(cfg, obs, opts, n_opts, params, rng):
 
 
 # ------------------------------------------------------------------ hand values
-@njit(cache=True)
-def value5(cfg, h, fav):
+@njit(cache=True, inline="always")
+def scoring_rules(cfg):
+    """The scoring part of the configuration as a tuple of scalars (no array traffic):
+    (full rules, carre_points, run_base[0], run_base[1], run_base[2], favourite bonus)."""
+    return (np.int64(cfg[C_RULES] == 0), cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1],
+            cfg[C_RB + 2], cfg[C_FAV_BONUS])
+
+
+@njit(cache=True, inline="always")
+def value5(sr, h, fav):
     """Exact value of a known 5-card hand: score, then D4.3 tie-breaks as fractions."""
-    kd, sc, cm = best_combo(h, 1 if cfg[C_RULES] == 0 else 0, cfg[C_CARRE], cfg[C_RB],
-                            cfg[C_RB + 1], cfg[C_RB + 2], fav, cfg[C_FAV_BONUS])
+    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     if kd == 0:
         return 0.0
     return sc + 0.01 * max_suit_count(h) + 0.0005 * (total_value(h) - total_value(cm))
 
 
-@njit(cache=True)
-def value4(cfg, h4, fav, weight):
+@njit(cache=True, inline="always")
+def value4(sr, h4, fav, weight):
     """Estimated value of 4 kept cards plus one blind draw."""
-    full = 1 if cfg[C_RULES] == 0 else 0
-    kd, sc, cm = best_combo(h4, full, cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1], cfg[C_RB + 2],
-                            fav, cfg[C_FAV_BONUS])
-    if kd != 0:
-        return sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
-    # one card short of a run: the best window with two of its three values
+    full = sr[0]
     s0 = suit_slice(h4, 0)
     s1 = suit_slice(h4, 1)
     s2 = suit_slice(h4, 2)
     s3 = suit_slice(h4, 3)
     vals = s0 | s1 | s2 | s3
-    lo = 1 if full else 2
+    v1 = vals >> 1
+    v2 = vals >> 2
+    if (vals & v1 & v2) or (full and (s0 & s1 & s2 & s3)):
+        # a combination is already held: its exact value, the draw adds to the unplayed
+        kd, sc, cm = best_combo(h4, full, sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        return sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
+    # one card short of a run: windows b..b+2 with two of their three values
+    two = ((vals & v1) | (vals & v2) | (v1 & v2)) & 0xFF
+    if not full:
+        two &= ~1            # no aces: the window 1-2-3 cannot be completed (D8)
     best = 0.0
-    for b in range(lo - 1, 8):
-        w = 7 << b
-        have = vals & w
-        cnt = (have & 1 << b != 0) + (have & 2 << b != 0) + (have & 4 << b != 0)
-        if cnt < 2:
-            continue
+    while two:
+        b = lowest_bit(two)
+        two &= two - 1
+        have = vals & (7 << b)
         k = 3
-        for s in range(4):
-            c = ((suit_slice(h4, s) & w) != 0)
-            if c and suit_slice(h4, s) & w == have:
-                k = 2   # the two cards share a suit: one- or two-suit run possible
-        v = (cfg[C_RB + k - 1] + b + 1) * weight
+        if ((s0 & have) == have or (s1 & have) == have or (s2 & have) == have
+                or (s3 & have) == have):
+            k = 2            # the two cards share a suit: a one- or two-suit run is open
+        v = ((sr[3] if k == 2 else sr[4]) + b + 1) * weight
         if v > best:
             best = v
     if full:
-        quad = s0 & s1 & s2
         trips = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-        if trips or quad:
-            v = cfg[C_CARRE] * weight * 0.5
+        if trips:
+            v = sr[1] * weight * 0.5
             if v > best:
                 best = v
     return best
-
-
-@njit(cache=True)
-def _discard_take_value(cfg, h, d, t, fav, weight):
-    k = h & ~(1 << d)
-    if t == DECK_TOP:
-        return value4(cfg, k, fav, weight)
-    return value5(cfg, k | (1 << t), fav)
 
 
 # ------------------------------------------------------------------ figures
@@ -159,6 +158,138 @@ def _useful_takes(h, table, full):
     return out
 
 
+@njit(cache=True)
+def _greedy_public(sr, h, fav, weight):
+    """Public turn: the discard leaving the best 4 cards (lower cards first on ties)."""
+    best = -1.0
+    code = 0
+    x = h
+    while x:
+        d = lowest_bit(x)
+        x &= x - 1
+        v = value4(sr, h & ~(1 << d), fav, weight) + 0.0001 * (10 - d % 10)
+        if v > best:
+            best = v
+            code = d
+    return code
+
+
+@njit(cache=True)
+def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
+    """Secret / unanimous turn: pass, (discard d, draw blind) or (discard d, take t).
+
+    A take is only looked at when t can join a combination with the hand; then the
+    combination of the six cards is played and d is any card outside it, valued exactly.
+    """
+    full = sr[0]
+    best = -1.0
+    code = -1
+    if can_pass:
+        best = value5(sr, h, fav)                # pass: keep the hand as it is
+    x = h
+    while x:
+        d = lowest_bit(x)
+        x &= x - 1
+        v = value4(sr, h & ~(1 << d), fav, weight) + 0.0001 * (10 - d % 10)
+        if v > best:
+            best = v
+            code = d * 64 + DECK_TOP
+    useful = 0 if notake else _useful_takes(h, table, full == 1)
+    while useful:
+        t = lowest_bit(useful)
+        useful &= useful - 1
+        h6 = h | (1 << t)
+        kd, sc, cm = best_combo(h6, full, sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        if kd == 0:
+            continue
+        rest = h & ~cm
+        while rest:
+            d = lowest_bit(rest)
+            rest &= rest - 1
+            h5 = h6 & ~(1 << d)
+            v = (sc + 0.01 * max_suit_count(h5) + 0.0005 * (total_value(h5) - total_value(cm))
+                 + 0.0001 * (10 - d % 10))
+            if v > best:
+                best = v
+                code = d * 64 + t
+    return code
+
+
+@njit(cache=True)
+def _greedy_alloc(obs, opts, n_opts):
+    f = obs[O_ARG0]
+    bi = 0
+    bv = -1
+    for i in range(n_opts):
+        q = opts[i]
+        gain = _trio_harmony(obs, q, f) * 4 - _trio_harmony(obs, q, -1) * 4
+        if f < MEDIA0 and not (_types_held(obs, q) >> (f // 4)) & 1:
+            gain += 1
+        if gain > bv:
+            bv = gain
+            bi = i
+    return bi
+
+
+@njit(cache=True)
+def _greedy_media(obs, opts, n_opts, seat, nomedia):
+    myside = obs[O_SIDE + seat]
+    bi = -1
+    bv = -1
+    for i in range(n_opts):
+        o = opts[i]
+        if o < 0:
+            continue
+        q = o // 16
+        if obs[O_SIDE + q] == myside:
+            continue
+        v = obs[O_NFIG + q]            # the opponent with the most figures
+        if v > bv:
+            bv = v
+            bi = i
+    if bi >= 0 and not nomedia:
+        return bi
+    for i in range(n_opts):            # decline when allowed
+        if opts[i] < 0:
+            return i
+    if bi >= 0:
+        return bi
+    return 0                           # only teammates left and compulsory
+
+
+@njit(cache=True)
+def _greedy_colour(obs, seat):
+    q = obs[O_ARG0]
+    f = obs[O_ARG1]
+    if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0:
+        # help a teammate: the colour giving its best harmony
+        bc = 0
+        bh = -1
+        save = obs[O_COVER + f]
+        for c in range(4):
+            obs[O_COVER + f] = c
+            hh = _trio_harmony(obs, q, -1)
+            if hh > bh:
+                bh = hh
+                bc = c
+        obs[O_COVER + f] = save
+        return bc
+    # an opponent: the colour most common among its other figures it can see
+    bc = 0
+    bn = -1
+    for c in range(4):
+        cnt = 0
+        for i in range(obs[O_NFIG + q]):
+            g = obs[O_FIGS + q * NFIG + i]
+            if 0 <= g < MEDIA0 and g != f:
+                gc = obs[O_COVER + g] if obs[O_COVER + g] >= 0 else g % 4
+                cnt += gc == c
+        if cnt > bn:
+            bn = cnt
+            bc = c
+    return bc
+
+
 @register("greedy", params=GREEDY_PARAMS,
           description="one-step heuristic for every decision",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
@@ -166,109 +297,29 @@ def _useful_takes(h, table, full):
 def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
     seat = obs[O_SEAT]
-    fav = obs[O_FAV + seat]
-    h = obs[O_HAND]
-    weight = params[P_DRAW_WEIGHT]
-    if kind == K_PUBLIC:
-        best = -1.0
-        bi = 0
+    if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN:
+        sr = scoring_rules(cfg)
+        if kind == K_PUBLIC:
+            code = _greedy_public(sr, obs[O_HAND], obs[O_FAV + seat], params[P_DRAW_WEIGHT])
+        else:
+            code = _greedy_discard_take(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
+                                        params[P_DRAW_WEIGHT], params[P_NOTAKE] > 0,
+                                        opts[0] < 0)
         for i in range(n_opts):
-            v = value4(cfg, h & ~(1 << opts[i]), fav, weight) + 0.0001 * (10 - opts[i] % 10)
-            if v > best:
-                best = v
-                bi = i
-        return bi
-    if kind == K_SECRET or kind == K_UNAN:
-        # options: [pass], then for each discard d: (d, deck) followed by (d, t) for each
-        # face-up t. A take is only worth an exact look when t can join a combination.
-        useful = 0 if params[P_NOTAKE] > 0 else _useful_takes(h, obs[O_TABLE], cfg[C_RULES] == 0)
-        best = -1.0
-        bi = 0
-        for i in range(n_opts):
-            o = opts[i]
-            if o < 0:
-                v = value5(cfg, h, fav)          # pass: keep the hand as it is
-            else:
-                d = o // 64
-                t = o % 64
-                if t == DECK_TOP:
-                    v = value4(cfg, h & ~(1 << d), fav, weight)
-                else:
-                    if not (useful >> t) & 1:
-                        continue
-                    v = value5(cfg, (h & ~(1 << d)) | (1 << t), fav)
-                v += 0.0001 * (10 - d % 10)
-            if v > best:
-                best = v
-                bi = i
-        return bi
+            if opts[i] == code:
+                return i
+        return 0
     if kind == K_VETO:
         if params[P_NOVETO] > 0:
             return 0
-        return 1 if value5(cfg, h, fav) >= params[P_VETO_AT] else 0
+        sr = scoring_rules(cfg)
+        return 1 if value5(sr, obs[O_HAND], obs[O_FAV + seat]) >= params[P_VETO_AT] else 0
     if kind == K_FAV:
         return seat % 4
     if kind == K_ALLOC:
-        f = obs[O_ARG0]
-        bi = 0
-        bv = -1
-        for i in range(n_opts):
-            q = opts[i]
-            gain = _trio_harmony(obs, q, f) * 4 - _trio_harmony(obs, q, -1) * 4
-            if f < MEDIA0 and not (_types_held(obs, q) >> (f // 4)) & 1:
-                gain += 1
-            if gain > bv:
-                bv = gain
-                bi = i
-        return bi
+        return _greedy_alloc(obs, opts, n_opts)
     if kind == K_MEDIA:
-        myside = obs[O_SIDE + seat]
-        bi = -1
-        bv = -1
-        for i in range(n_opts):
-            o = opts[i]
-            if o < 0:
-                continue
-            q = o // 16
-            if obs[O_SIDE + q] == myside:
-                continue
-            v = obs[O_NFIG + q]            # the opponent with the most figures
-            if v > bv:
-                bv = v
-                bi = i
-        if bi >= 0 and params[P_NOMEDIA] == 0:
-            return bi
-        for i in range(n_opts):            # decline when allowed
-            if opts[i] < 0:
-                return i
-        if bi >= 0:
-            return bi
-        return 0                           # only teammates left and compulsory
+        return _greedy_media(obs, opts, n_opts, seat, params[P_NOMEDIA] > 0)
     if kind == K_COLOUR:
-        q = obs[O_ARG0]
-        f = obs[O_ARG1]
-        if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0:
-            # help a teammate: the colour giving its best harmony
-            bc = 0
-            bh = -1
-            save = obs[O_COVER + f]
-            for c in range(4):
-                obs[O_COVER + f] = c
-                hh = _trio_harmony(obs, q, -1)
-                if hh > bh:
-                    bh = hh
-                    bc = c
-            obs[O_COVER + f] = save
-            return bc
-        counts = np.zeros(4, np.int64)
-        for i in range(obs[O_NFIG + q]):
-            g = obs[O_FIGS + q * NFIG + i]
-            if 0 <= g < MEDIA0 and g != f:
-                c = obs[O_COVER + g] if obs[O_COVER + g] >= 0 else g % 4
-                counts[c] += 1
-        bc = 0
-        for c in range(4):
-            if counts[c] > counts[bc]:
-                bc = c
-        return bc
+        return _greedy_colour(obs, seat)
     return 0

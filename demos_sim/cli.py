@@ -125,6 +125,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("demos-sim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head & co.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -39,7 +39,8 @@ def _config(args):
 
 
 def _specs(args, config):
-    from demos_sim.demos.policies import load_plugin, resolve
+    from demos_sim.demos.policies import resolve
+    from demos_sim.registry import load_plugin
 
     for plugin in args.plugin:
         load_plugin(plugin)
@@ -85,7 +86,8 @@ def cmd_record(args) -> int:
 
 
 def cmd_policies(args) -> int:
-    from demos_sim.demos.policies import available, get, load_plugin
+    from demos_sim.demos.policies import available, get
+    from demos_sim.registry import load_plugin
 
     for plugin in args.plugin:
         load_plugin(plugin)

@@ -70,3 +70,12 @@ def chunk_key(seed: int, chunk: int) -> np.uint64:
     """
     ss = np.random.SeedSequence(seed, spawn_key=(chunk,))
     return ss.generate_state(1, dtype=np.uint64)[0]
+
+
+@njit(cache=True)
+def game_keys(key, first, count):
+    """Keys of games ``first … first+count-1`` under a chunk's 64-bit key."""
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        out[i] = derive(key, 3, first + i)
+    return out

@@ -71,7 +71,7 @@ def test_record_writes_valid_jsonl(tmp_path):
     (["--mode", "2v2", "--rules", "simplified"], "full rules"),
     (["--mode", "2v2", "--seating", "AABC"], "does not fit mode 2v2"),
     (["--mode", "2v2+1", "--seating", "ABABA"], "Independent"),
-    (["--policies", "nosuch"], "unknown policy 'nosuch'"),
+    (["--policies", "nosuch"], "unknown DĒMOS policy 'nosuch'"),
     (["--policies", "greedy,random"], "names 2 policies for 4 players"),
     (["--policies", "greedy:nosuch"], "no restricted form"),
     (["--set", "nosuch=1"], "unknown DĒMOS variant 'nosuch'"),

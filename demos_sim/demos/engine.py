@@ -704,12 +704,3 @@ def play_batch(fns, cfg, params, keys, res, diag):
     log = np.zeros(2, np.int64)
     for g in range(keys.shape[0]):
         play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])
-
-
-@njit(cache=True)
-def game_keys(chunk_key, first, count):
-    """Keys of games ``first … first+count-1`` of a chunk."""
-    out = np.empty(count, np.uint64)
-    for i in range(count):
-        out[i] = derive(chunk_key, 3, first + i)
-    return out

@@ -17,25 +17,20 @@ import numpy as np
 
 from demos_sim.demos import layout as L
 from demos_sim.demos.rules import DemosConfig
-from demos_sim.demos.policies import N_PARAMS, Policy, loaded_plugins, resolve
-from demos_sim.rng import chunk_key
+from demos_sim.demos.policies import Policy, loaded_plugins, resolve
+from demos_sim.registry import policy_tuple as _policy_tuple
+from demos_sim.rng import chunk_key, game_keys
 
 CHUNK = 4096
 
 
 def policy_tuple(policies: list[Policy]):
     """Pad to MAXP seats: the kernel is compiled once, for 5-tuples of policies."""
-    fns = [p.fn for p in policies]
-    fns += [fns[0]] * (L.MAXP - len(fns))
-    params = np.zeros((L.MAXP, N_PARAMS), np.float64)
-    for i, p in enumerate(policies):
-        params[i] = p.params
-    return tuple(fns), params
+    return _policy_tuple(policies, L.MAXP)
 
 
 def chunk_game_keys(seed: int, chunk: int, first: int, count: int) -> np.ndarray:
-    from demos_sim.demos.engine import game_keys
-
+    """64-bit keys of games ``first … first+count-1`` of chunk ``chunk`` of a run."""
     return game_keys(np.uint64(chunk_key(seed, chunk)), first, count)
 
 
@@ -73,7 +68,7 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, chunk: int, coun
               players: int, plugins: tuple = ()) -> np.ndarray:
     """Play one chunk and return its aggregate vector (a worker's whole job)."""
     from demos_sim.demos.engine import DIAG_LEN, play_batch
-    from demos_sim.demos.policies import load_plugin
+    from demos_sim.registry import load_plugin
 
     for plugin in plugins:  # worker processes register the user's policies too
         load_plugin(plugin)

@@ -159,10 +159,11 @@ def _useful_takes(h, table, full):
 
 
 @njit(cache=True)
-def _greedy_public(sr, h, fav, weight):
-    """Public turn: the discard leaving the best 4 cards (lower cards first on ties)."""
+def _best_blind_discard(sr, h, fav, weight):
+    """(value, card): the discard leaving the best 4 cards before a blind draw (lower
+    cards first on ties). It is the whole public turn, and the deck options of the others."""
     best = -1.0
-    code = 0
+    card = 0
     x = h
     while x:
         d = lowest_bit(x)
@@ -170,8 +171,8 @@ def _greedy_public(sr, h, fav, weight):
         v = value4(sr, h & ~(1 << d), fav, weight) + 0.0001 * (10 - d % 10)
         if v > best:
             best = v
-            code = d
-    return code
+            card = d
+    return best, card
 
 
 @njit(cache=True)
@@ -186,14 +187,10 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
     code = -1
     if can_pass:
         best = value5(sr, h, fav)                # pass: keep the hand as it is
-    x = h
-    while x:
-        d = lowest_bit(x)
-        x &= x - 1
-        v = value4(sr, h & ~(1 << d), fav, weight) + 0.0001 * (10 - d % 10)
-        if v > best:
-            best = v
-            code = d * 64 + DECK_TOP
+    v, d = _best_blind_discard(sr, h, fav, weight)
+    if v > best:
+        best = v
+        code = d * 64 + DECK_TOP
     useful = 0 if notake else _useful_takes(h, table, full == 1)
     while useful:
         t = lowest_bit(useful)
@@ -300,7 +297,8 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN:
         sr = scoring_rules(cfg)
         if kind == K_PUBLIC:
-            code = _greedy_public(sr, obs[O_HAND], obs[O_FAV + seat], params[P_DRAW_WEIGHT])
+            code = _best_blind_discard(sr, obs[O_HAND], obs[O_FAV + seat],
+                                       params[P_DRAW_WEIGHT])[1]
         else:
             code = _greedy_discard_take(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
                                         params[P_DRAW_WEIGHT], params[P_NOTAKE] > 0,

@@ -5,12 +5,12 @@ game ``g % CHUNK`` of chunk ``g // CHUNK``, whose key comes from
 ``SeedSequence(seed, spawn_key=(chunk,))``. Every worker can therefore play any chunk on
 its own, and the aggregates — integer counts, summed in chunk order — are identical for
 any number of workers. Records use the same numbering, so game ``g`` of a record file is
-game ``g`` of a simulation with the same seed.
+game ``g`` of a simulation with the same seed. The game-neutral parts (chunking, keys,
+workers, the M1 interval) live in :mod:`demos_sim.sim_common`.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,19 +19,14 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.policies import Policy, loaded_plugins, resolve
 from demos_sim.registry import policy_tuple as _policy_tuple
-from demos_sim.rng import chunk_key, game_keys
-
-CHUNK = 4096
+from demos_sim.sim_common import (  # noqa: F401  (CHUNK, chunks_of re-exported)
+    CHUNK, check_run_args, chunk_game_keys, chunks_of, run_chunks, share_ci,
+)
 
 
 def policy_tuple(policies: list[Policy]):
     """Pad to MAXP seats: the kernel is compiled once, for 5-tuples of policies."""
     return _policy_tuple(policies, L.MAXP)
-
-
-def chunk_game_keys(seed: int, chunk: int, first: int, count: int) -> np.ndarray:
-    """64-bit keys of games ``first … first+count-1`` of chunk ``chunk`` of a run."""
-    return game_keys(np.uint64(chunk_key(seed, chunk)), first, count)
 
 
 # ------------------------------------------------------------------ aggregates
@@ -64,8 +59,8 @@ def aggregate(res: np.ndarray) -> np.ndarray:
     return agg
 
 
-def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, chunk: int, count: int,
-              players: int, plugins: tuple = ()) -> np.ndarray:
+def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
+              plugins: tuple, chunk: int, count: int) -> np.ndarray:
     """Play one chunk and return its aggregate vector (a worker's whole job)."""
     from demos_sim.demos.engine import DIAG_LEN, play_batch
     from demos_sim.registry import load_plugin
@@ -79,10 +74,6 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, chunk: int, coun
     diag = np.zeros(DIAG_LEN, np.int64)
     play_batch(fns, cfg_arr, params, keys, res, diag)
     return aggregate(res)
-
-
-def chunks_of(games: int) -> list[tuple[int, int]]:
-    return [(c, min(CHUNK, games - c * CHUNK)) for c in range((games + CHUNK - 1) // CHUNK)]
 
 
 @dataclass
@@ -105,15 +96,9 @@ class SimResult:
         labels = self.config.side_labels()
         for s, label in enumerate(labels):
             counts = self.agg[A_SHARE + s * L.MAXP: A_SHARE + (s + 1) * L.MAXP]
-            ks = np.arange(1, L.MAXP + 1)
-            total = float((counts / ks).sum())
-            sq = float((counts / ks ** 2).sum())
-            mean = total / n
-            var = max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-            half = 1.959963984540054 * np.sqrt(var / n)
+            mean, ci = share_ci(counts, n)
             seats = [i for i, x in enumerate(self.config.side_of_seat()) if x == s]
-            out.append({"side": label, "seats": seats, "share": mean,
-                        "ci95": [max(0.0, mean - half), min(1.0, mean + half)],
+            out.append({"side": label, "seats": seats, "share": mean, "ci95": ci,
                         "wins": int(counts.sum()), "shared_wins": int(counts[1:].sum())})
         return out
 
@@ -143,30 +128,8 @@ class SimResult:
 def simulate(config: DemosConfig, specs: list[str], games: int, seed: int,
              workers: int = 1) -> SimResult:
     """Play ``games`` games; ``workers`` processes (joblib) share the chunks."""
-    from demos_sim import ConfigError
-
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {workers}")
+    check_run_args(games, workers)
     resolve(specs, config.players)  # refuse unknown policies before anything runs
-    cfg_arr = config.to_array()
-    jobs = chunks_of(games)
-    plugins = tuple(loaded_plugins())
-    # Warm the kernel (compile or load the numba cache) in every process before timing:
-    # wall_s and the rates measure playing, not start-up.
-    if workers == 1 or len(jobs) == 1:
-        run_chunk(cfg_arr, specs, seed, 0, 1, config.players, plugins)
-        t0 = time.perf_counter()
-        aggs = [run_chunk(cfg_arr, specs, seed, c, k, config.players, plugins) for c, k in jobs]
-    else:
-        from joblib import Parallel, delayed
-
-        with Parallel(n_jobs=workers, backend="loky") as par:
-            par(delayed(run_chunk)(cfg_arr, specs, seed, 0, 1, config.players)
-                for _ in range(workers))
-            t0 = time.perf_counter()
-            aggs = par(delayed(run_chunk)(cfg_arr, specs, seed, c, k, config.players)
-                       for c, k in jobs)
-    wall = time.perf_counter() - t0
-    return SimResult(config, list(specs), seed, np.sum(aggs, axis=0), wall, workers)
+    args = (config.to_array(), specs, seed, config.players, tuple(loaded_plugins()))
+    agg, wall = run_chunks(run_chunk, args, games, workers)
+    return SimResult(config, list(specs), seed, agg, wall, workers)

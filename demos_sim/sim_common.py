@@ -1,0 +1,117 @@
+"""Game-neutral simulation plumbing shared by every game's ``sim.py`` and ``record.py``.
+
+- Chunking: games are numbered ``0 … G-1`` and cut into chunks of :data:`CHUNK`; game
+  ``g`` is game ``g % CHUNK`` of chunk ``g // CHUNK``, whose key comes from
+  ``SeedSequence(seed, spawn_key=(chunk,))`` (:func:`demos_sim.rng.chunk_key`). Any
+  worker can play any chunk alone, so results do not depend on the number of workers.
+- :func:`run_chunks`: play the chunks on 1 or more joblib workers, warming every
+  process (numba compile or cache load) before the clock starts; per-chunk integer
+  aggregates come back in chunk order, so their sum is exact and order-free.
+- :func:`share_ci`: the M1 win share with its 95% normal interval.
+- :func:`write_jsonl_atomic`: JSON Lines written to a temp file renamed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from demos_sim import ConfigError
+from demos_sim.rng import chunk_key, game_keys
+
+CHUNK = 4096
+Z95 = 1.959963984540054
+
+
+def chunks_of(games: int) -> list[tuple[int, int]]:
+    """``[(chunk, games in it), …]`` covering games ``0 … games-1``."""
+    return [(c, min(CHUNK, games - c * CHUNK)) for c in range((games + CHUNK - 1) // CHUNK)]
+
+
+def chunk_game_keys(seed: int, chunk: int, first: int, count: int) -> np.ndarray:
+    """64-bit keys of games ``first … first+count-1`` of chunk ``chunk`` of a run."""
+    return game_keys(np.uint64(chunk_key(seed, chunk)), first, count)
+
+
+def game_key(seed: int, g: int) -> tuple[np.uint64, list[int]]:
+    """Key of game ``g`` of the run seeded ``seed`` and its record seed ``[seed, chunk, index]``."""
+    chunk, idx = divmod(g, CHUNK)
+    return chunk_game_keys(seed, chunk, idx, 1)[0], [seed, chunk, idx]
+
+
+def share_ci(counts, n: int) -> tuple[float, list[float]]:
+    """M1 share and 95% CI from ``counts[k-1]`` = games won shared by ``k``, over ``n`` games.
+
+    Each game contributes ``1/k`` (0 when not won); the interval is the normal interval of
+    the mean per-game share with the sample variance, clipped to [0, 1].
+    """
+    counts = np.asarray(counts, np.float64)
+    ks = np.arange(1, len(counts) + 1)
+    total = float((counts / ks).sum())
+    sq = float((counts / ks ** 2).sum())
+    mean = total / n
+    var = max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z95 * np.sqrt(var / n)
+    return mean, [max(0.0, mean - half), min(1.0, mean + half)]
+
+
+def check_run_args(games: int, workers: int = 1) -> None:
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {workers}")
+
+
+def run_chunks(run_chunk: Callable, args: tuple, games: int,
+               workers: int = 1) -> tuple[np.ndarray, float]:
+    """Sum of ``run_chunk(*args, chunk, count)`` over the chunks of ``games``; and wall time.
+
+    ``run_chunk`` must be a module-level function (workers import it) returning an int64
+    aggregate vector. Every process plays one 1-game chunk first so that the timing
+    measures playing, not start-up.
+    """
+    jobs = chunks_of(games)
+    if workers == 1 or len(jobs) == 1:
+        run_chunk(*args, 0, 1)
+        t0 = time.perf_counter()
+        aggs = [run_chunk(*args, c, k) for c, k in jobs]
+    else:
+        from joblib import Parallel, delayed
+
+        with Parallel(n_jobs=workers, backend="loky") as par:
+            par(delayed(run_chunk)(*args, 0, 1) for _ in range(workers))
+            t0 = time.perf_counter()
+            aggs = par(delayed(run_chunk)(*args, c, k) for c, k in jobs)
+    wall = time.perf_counter() - t0
+    return np.sum(aggs, axis=0), wall
+
+
+def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
+    """Write ``records`` as JSON Lines to ``path`` via a temp file renamed at the end.
+
+    A failed or interrupted run leaves no partial file. Returns the number written.
+    """
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent or ".")
+    n = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for rec in records:
+                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+                n += 1
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return n

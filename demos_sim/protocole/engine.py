@@ -1,0 +1,471 @@
+"""The Protocole game kernel: whole games in numba, policies called through function pointers.
+
+One game is ``play_game``: setup (P1), rounds of turns and Norm selections (P2, P3),
+Household controls (P4.1–P4.2, P5.2–P5.3), redistribution of the Norm and the
+Initiative (P4.3) until an end condition (P4.4, P5.2) or the round cap (P4.5). The same
+architecture as the DĒMOS kernel (:mod:`demos_sim.demos.engine`): every decision goes
+through ``_decide``, which builds the seat's observation (``observe``), calls that seat's
+policy (a first-class numba function), checks the answer is a legal option, and — when
+``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the hidden
+state (the M2 observation test) and checks card conservation. With ``cfg[C_LOG]`` set,
+the game writes the event log :mod:`demos_sim.protocole.record` turns into a record.
+
+Random streams of a game with 64-bit key ``key``: the setup removal and round 0's deck
+``derive(key, 0, 0)``; round ``r``'s shuffle of the previous Norm ``derive(key, 0, r)``;
+seat ``p``'s policy ``derive(key, 1, p)``; the observation test's scrambles
+``derive(key, 2, 0)``. Setup and the first deal therefore do not depend on policies or
+variants (common random numbers).
+
+Readings of RULES.md made here:
+
+- P1.2: the colour and the symbol removed at 2 players, and the colour-or-symbol removed
+  at 3 players, are chance: at 2 players a colour uniform among 6 then a symbol uniform
+  among 6; at 3 players one attribute uniform among the 12 (6 colours, 6 symbols).
+- P1.3 / P4.3: "one card at a time in turn order starting with the Initiative holder"
+  counts only players still in the game; hands are ``len // players`` each and the
+  remainder (fewer cards than players) goes face up into the Selection in deck order.
+- P2.1: since every hand starts a round with the same size and each turn plays one card,
+  turns simply go round the players still in the game from the Initiative holder until
+  every hand is empty; a player may always choose either destination (no Foyer limit).
+- P4.2: an eliminated player's Foyer leaves the game unrevealed (controls are made
+  "without revealing the cards", seed booklet), so it stays hidden from the others.
+- P4.4: "All but one eliminated" is checked before the Norm size, at every control.
+- P4.5 / P5.2: in coop mode the basic control is applied to every Foyer (a failing Foyer
+  leaves the game as in P4.2) before the loss; the reinforced control is checked only
+  when no Foyer failed. ``reinforced_scope`` ``each_player``: every Foyer needs ``need``
+  cards with both attributes in the Norm (an empty Foyer has none); ``team``: ``need``
+  over all Foyers together.
+"""
+
+import numpy as np
+from numba import njit
+
+from demos_sim.bits import lowest_bit, popcount
+from demos_sim.protocole.layout import (
+    C_CHECK_OBS, C_FOYER_START, C_LOG, C_MODE, C_N, C_NEED, C_REINF_SEL, C_ROUND_CAP,
+    C_SCOPE_TEAM, C_TIE_DISCARD, COLOUR0, EV_CONTROL, EV_DECK, EV_END, EV_FOYER_DEAL,
+    EV_HAND, EV_POINTS, EV_REINF, EV_RESULT, EV_ROUND, EV_SEL_START, EV_SELECTION,
+    EV_SETUP, EV_TURN, EV_W, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
+    OBS_LEN, OUT_LOSS_ELIM, OUT_LOSS_REINF, OUT_NONE, OUT_WIN, R_ELIM, R_FOYER_CARDS,
+    R_NWIN, R_OUTCOME, R_POINTS, R_ROUNDS, R_TRUNC, R_TURNS, R_WINMASK, RES_LEN,
+    RNG_CHANCE, S_ALIVE, S_DEAD, S_DECK, S_DECK_LEN, S_DECKSET, S_FOYER, S_GONE, S_HAND,
+    S_INIT, S_NORM, S_PLAYED, S_POINTS, S_REMOVED, S_ROUND, S_SEL, S_TRUNC, S_TURN,
+    SEL_MAX, ST_LEN, SYMBOL0, TO_FOYER,
+)
+from demos_sim.protocole.norm import colour_cover, covered, double_covered, norm_keep, symbol_cover
+from demos_sim.protocole.observe import observe, scramble_hidden
+from demos_sim.rng import below, derive, shuffle_inplace
+
+D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF, D_INVARIANT = 0, 1, 2, 3
+DIAG_LEN = 4
+
+# what a control decided (returned by _control)
+CTRL_GO_ON, CTRL_END = 0, 1
+
+
+# ------------------------------------------------------------------ small helpers
+@njit(cache=True, inline="always")
+def _log(cfg, log, t, a, b, c, d, e):
+    if cfg[C_LOG] == 0:
+        return
+    i = log[0]
+    if i + EV_W >= log.shape[0]:
+        log[1] = 1  # overflow flag; the record layer refuses the game
+        return
+    log[i] = t
+    log[i + 1] = a
+    log[i + 2] = b
+    log[i + 3] = c
+    log[i + 4] = d
+    log[i + 5] = e
+    log[0] = i + EV_W
+
+
+@njit(cache=True, inline="always")
+def _bit(i):
+    return np.int64(1) << i
+
+
+@njit(cache=True)
+def _check_invariants(st, cfg, diag, at_control):
+    """Card conservation: hands, Foyers, Selection, Norm, cards out of the game and cards
+    removed at setup are disjoint and hold all 36 cards; hands are empty at a control."""
+    n = cfg[C_N]
+    union = st[S_SEL] | st[S_NORM] | st[S_GONE] | st[S_DEAD] | st[S_REMOVED]
+    total = (popcount(st[S_SEL]) + popcount(st[S_NORM]) + popcount(st[S_GONE])
+             + popcount(st[S_DEAD]) + popcount(st[S_REMOVED]))
+    hands = 0
+    for p in range(n):
+        union |= st[S_HAND + p] | st[S_FOYER + p]
+        total += popcount(st[S_HAND + p]) + popcount(st[S_FOYER + p])
+        hands |= st[S_HAND + p]
+        if not (st[S_ALIVE] >> p) & 1 and (st[S_HAND + p] | st[S_FOYER + p]) != 0:
+            diag[D_INVARIANT] += 1
+    if union != FULL or total != NCARD or (at_control and hands != 0):
+        diag[D_INVARIANT] += 1
+
+
+@njit(cache=True)
+def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag,
+                    idx, saved):
+    """M2 check: the same decision from a state whose hidden cards were reshuffled."""
+    after = prng[seat]
+    st2 = st.copy()
+    scramble_hidden(st2, cfg, seat, kind, srng)
+    row2 = np.full(OBS_LEN, -9, np.int64)
+    observe(st2, cfg, seat, kind, row2)
+    diag[D_CHECKED] += 1
+    for i in range(OBS_LEN):
+        if row2[i] != obs[i]:
+            diag[D_OBS_DIFF] += 1
+            break
+    prng[seat] = saved
+    idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
+    if idx2 != idx:
+        diag[D_DECISION_DIFF] += 1
+    prng[seat] = after
+    _check_invariants(st, cfg, diag, False)
+
+
+@njit(cache=True, inline="always")
+def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
+    """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
+    if n_opts == 1:
+        return opts[0]  # a forced move is no decision: no policy call, no random draw
+    observe(st, cfg, seat, kind, obs)
+    saved = prng[seat]
+    idx = fns[seat](cfg, obs, opts, n_opts, params[seat], prng[seat:seat + 1])
+    if cfg[C_CHECK_OBS] != 0:
+        _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
+                        diag, idx, saved)
+    if idx < 0 or idx >= n_opts:
+        raise ValueError("a policy returned an index outside its legal options")
+    return opts[idx]
+
+
+# ------------------------------------------------------------------ P1 setup, P1.3 / P4.3 deal
+@njit(cache=True)
+def _setup(st, cfg, prng, log):
+    """P1.2 removal (chance, see module docstring) and round 0's shuffled deck."""
+    n = cfg[C_N]
+    removed = np.int64(0)
+    if n == 2:
+        c = below(prng, RNG_CHANCE, 6)
+        s = below(prng, RNG_CHANCE, 6)
+        removed = (np.int64(COLOUR0) << (6 * c)) | (np.int64(SYMBOL0) << s)
+    elif n == 3:
+        a = below(prng, RNG_CHANCE, 12)
+        if a < 6:
+            removed = np.int64(COLOUR0) << (6 * a)
+        else:
+            removed = np.int64(SYMBOL0) << (a - 6)
+    st[S_REMOVED] = removed
+    _log(cfg, log, EV_SETUP, removed, 0, 0, 0, 0)
+    k = 0
+    for c in range(NCARD):
+        if not (removed >> c) & 1:
+            st[S_DECK + k] = c
+            k += 1
+    st[S_DECK_LEN] = k
+    shuffle_inplace(st[S_DECK:S_DECK + k], k, prng, RNG_CHANCE)   # P1.3 shuffle
+
+
+@njit(cache=True)
+def _deal(st, cfg, foyer_start, log):
+    """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
+    players still in the game only: ``foyer_start`` rounds into the Foyers, then the
+    hands (``len // players`` each), then the remainder face up into the Selection."""
+    n = cfg[C_N]
+    alive = st[S_ALIVE]
+    na = popcount(alive)
+    order = np.empty(MAXP, np.int64)
+    k = 0
+    for j in range(n):
+        p = (st[S_INIT] + j) % n
+        if (alive >> p) & 1:
+            order[k] = p
+            k += 1
+    nd = st[S_DECK_LEN]
+    deckset = np.int64(0)
+    for i in range(nd):
+        _log(cfg, log, EV_DECK, st[S_DECK + i], 0, 0, 0, 0)
+        deckset |= _bit(st[S_DECK + i])
+    st[S_DECKSET] = deckset
+    pos = 0
+    for _ in range(foyer_start):
+        for j in range(na):
+            c = st[S_DECK + pos]
+            pos += 1
+            st[S_FOYER + order[j]] |= _bit(c)
+            _log(cfg, log, EV_FOYER_DEAL, order[j], c, 0, 0, 0)
+    each = (nd - pos) // na
+    for _ in range(each):
+        for j in range(na):
+            st[S_HAND + order[j]] |= _bit(st[S_DECK + pos])
+            pos += 1
+    for j in range(na):
+        _log(cfg, log, EV_HAND, order[j], st[S_HAND + order[j]], 0, 0, 0)
+    sel = np.int64(0)
+    while pos < nd:
+        sel |= _bit(st[S_DECK + pos])
+        pos += 1
+    st[S_SEL] = sel
+    _log(cfg, log, EV_SEL_START, sel, 0, 0, 0, 0)
+
+
+# ------------------------------------------------------------------ P2, P3 a round of turns
+@njit(cache=True, inline="always")
+def _norm_selection(st, cfg, log):
+    """P3.1–P3.2: resolve the Selection into the round's Norm; the rest leave the game."""
+    sel = st[S_SEL]
+    kept = norm_keep(sel, cfg[C_REINF_SEL] != 0, cfg[C_TIE_DISCARD] != 0)
+    st[S_NORM] |= kept
+    st[S_GONE] |= sel & ~kept
+    st[S_SEL] = 0
+    _log(cfg, log, EV_SELECTION, sel, kept, 0, 0, 0)
+
+
+@njit(cache=True)
+def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
+    """P2.1–P2.2, P3.3: turns from the Initiative holder, clockwise, skipping empty hands;
+    a Norm selection whenever the Selection reaches 5, and one for a last 1–4 cards."""
+    n = cfg[C_N]
+    left = 0
+    for p in range(n):
+        left += popcount(st[S_HAND + p])
+    seat = st[S_INIT]
+    while left > 0:
+        h = st[S_HAND + seat]
+        if h != 0:
+            k = 0
+            x = h
+            while x:
+                c = lowest_bit(x)
+                x &= x - 1
+                opts[k] = 2 * c              # to the Selection, face up
+                opts[k + 1] = 2 * c + 1      # to the own Foyer, face down
+                k += 2
+            o = _decide(fns, st, cfg, obs, seat, K_PLAY, opts, k, params, prng, srng, diag)
+            c = o >> 1
+            st[S_HAND + seat] = h & ~_bit(c)
+            if o & 1 == TO_FOYER:
+                st[S_FOYER + seat] |= _bit(c)
+            else:
+                st[S_SEL] |= _bit(c)
+                st[S_PLAYED + seat] |= _bit(c)
+            st[S_TURN] += 1
+            left -= 1
+            _log(cfg, log, EV_TURN, seat, c, o & 1, 0, 0)
+            if popcount(st[S_SEL]) == SEL_MAX:      # P2.2
+                _norm_selection(st, cfg, log)
+        seat = (seat + 1) % n
+    if st[S_SEL] != 0:                              # P3.3
+        _norm_selection(st, cfg, log)
+
+
+# ------------------------------------------------------------------ P4, P5 controls and the end
+@njit(cache=True)
+def _winners_each(st, cfg):
+    """P4.4: most points among players still in the game; tie -> most attributes in common
+    with the last Norm (1 per Foyer card for its colour present, 1 for its symbol);
+    still tied -> shared. Returns a seat mask."""
+    n = cfg[C_N]
+    alive = st[S_ALIVE]
+    norm = st[S_NORM]
+    cc = colour_cover(norm)
+    sc = symbol_cover(norm)
+    best_p = -1
+    best_a = -1
+    win = 0
+    for p in range(n):
+        if not (alive >> p) & 1:
+            continue
+        f = st[S_FOYER + p]
+        pts = st[S_POINTS + p]
+        att = popcount(f & cc) + popcount(f & sc)
+        if pts > best_p or (pts == best_p and att > best_a):
+            best_p = pts
+            best_a = att
+            win = _bit(p)
+        elif pts == best_p and att == best_a:
+            win |= _bit(p)
+    return win
+
+
+@njit(cache=True)
+def _control(st, cfg, log, res):
+    """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
+    the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
+    result is then in ``res``), else CTRL_GO_ON."""
+    n = cfg[C_N]
+    norm = st[S_NORM]
+    cov = covered(norm)
+    alive = st[S_ALIVE]
+    failed = 0
+    for p in range(n):
+        if (alive >> p) & 1:
+            ok = (st[S_FOYER + p] & ~cov) == 0      # P4.1 (empty passes; empty Norm fails)
+            if not ok:
+                failed |= _bit(p)
+            _log(cfg, log, EV_CONTROL, p, 1 if ok else 0, 0, 0, 0)
+    for p in range(n):                              # P4.2 elimination
+        if (failed >> p) & 1:
+            st[S_DEAD] |= st[S_FOYER + p]
+            st[S_FOYER + p] = 0
+            st[S_POINTS + p] = 0
+            res[R_ELIM] |= _bit(p)
+    alive &= ~failed
+    st[S_ALIVE] = alive
+    na = popcount(alive)
+    small = popcount(norm) <= 7
+    if cfg[C_MODE] == MODE_EACH:
+        for p in range(n):                          # P4.2 scoring
+            if (alive >> p) & 1:
+                st[S_POINTS + p] += popcount(st[S_FOYER + p])
+            _log(cfg, log, EV_POINTS, p, st[S_POINTS + p], 0, 0, 0)
+        win = -1
+        if na == 0:                                 # P4.4 everyone eliminated: no winner
+            win = 0
+        elif na == 1:                               # P4.4 the last one wins at once
+            win = alive
+        elif small:                                 # P4.3 seven or fewer: the end, P4.4
+            win = _winners_each(st, cfg)
+        if win < 0:
+            return CTRL_GO_ON
+        res[R_WINMASK] = win
+        res[R_NWIN] = popcount(win)
+        _log(cfg, log, EV_RESULT, win, OUT_NONE, 0, 0, 0)
+        return CTRL_END
+    outcome = OUT_NONE
+    if failed != 0:                                 # P5.2 an elimination loses
+        outcome = OUT_LOSS_ELIM
+    elif cfg[C_NEED] > 0:                           # P5.3 reinforced control
+        dbl = double_covered(norm)
+        need = cfg[C_NEED]
+        ok = True
+        total = 0
+        for p in range(n):
+            k = popcount(st[S_FOYER + p] & dbl)
+            total += k
+            if k < need:
+                ok = False
+        if cfg[C_SCOPE_TEAM]:
+            ok = total >= need
+        _log(cfg, log, EV_REINF, 1 if ok else 0, 0, 0, 0, 0)
+        if not ok:
+            outcome = OUT_LOSS_REINF
+    if outcome == OUT_NONE and small:               # P5.2 the team wins
+        outcome = OUT_WIN
+    if outcome == OUT_NONE:
+        return CTRL_GO_ON
+    res[R_OUTCOME] = outcome
+    fc = 0
+    for p in range(n):
+        fc += popcount(st[S_FOYER + p])
+    if outcome == OUT_WIN:
+        res[R_WINMASK] = (1 << n) - 1
+        res[R_NWIN] = n
+    _log(cfg, log, EV_RESULT, res[R_WINMASK], outcome, fc if outcome == OUT_WIN else -1, 0, 0)
+    return CTRL_END
+
+
+@njit(cache=True)
+def _next_round(st, cfg, key):
+    """P4.3: the Norm, shuffled, becomes the next deck; the Initiative passes to the next
+    player on the left still in the game (clockwise from the old holder)."""
+    n = cfg[C_N]
+    norm = st[S_NORM]
+    k = 0
+    x = norm
+    while x:
+        st[S_DECK + k] = lowest_bit(x)
+        x &= x - 1
+        k += 1
+    st[S_DECK_LEN] = k
+    rng = np.empty(1, np.uint64)
+    rng[0] = derive(key, 0, st[S_ROUND])
+    shuffle_inplace(st[S_DECK:S_DECK + k], k, rng, 0)
+    st[S_NORM] = 0
+    st[S_TURN] = 0
+    for p in range(MAXP):
+        st[S_PLAYED + p] = 0
+    init = st[S_INIT]
+    for j in range(1, n + 1):
+        q = (init + j) % n
+        if (st[S_ALIVE] >> q) & 1:
+            st[S_INIT] = q
+            break
+
+
+# ------------------------------------------------------------------ one game, a batch
+@njit(cache=True)
+def init_state(cfg, key, st, prng, srng, res):
+    """Empty table before P1: everyone in the game, seat 0 holds the Initiative (P1.4)."""
+    for i in range(ST_LEN):
+        st[i] = 0
+    for i in range(RES_LEN):
+        res[i] = 0
+    st[S_ALIVE] = (1 << cfg[C_N]) - 1
+    st[S_INIT] = 0
+    for p in range(MAXP):
+        prng[p] = derive(key, 1, p)
+    prng[RNG_CHANCE] = derive(key, 0, 0)
+    srng[0] = derive(key, 2, 0)
+
+
+@njit(cache=True)
+def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foyer_start):
+    """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
+    control's CTRL_* verdict."""
+    _log(cfg, log, EV_ROUND, st[S_ROUND], st[S_INIT], 0, 0, 0)
+    _deal(st, cfg, foyer_start, log)
+    _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+    res[R_TURNS] += st[S_TURN]
+    if cfg[C_CHECK_OBS] != 0:
+        _check_invariants(st, cfg, diag, True)
+    return _control(st, cfg, log, res)
+
+
+@njit(cache=True)
+def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
+    """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
+    n = cfg[C_N]
+    srng = np.empty(1, np.uint64)
+    init_state(cfg, key, st, prng, srng, res)
+    _setup(st, cfg, prng, log)
+    foyer_start = cfg[C_FOYER_START]
+    while True:
+        verdict = play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res,
+                             foyer_start)
+        foyer_start = 0
+        st[S_ROUND] += 1
+        if verdict == CTRL_END:
+            break
+        if st[S_ROUND] >= cfg[C_ROUND_CAP]:                # P4.5
+            st[S_TRUNC] = 1
+            break
+        _next_round(st, cfg, key)
+    res[R_ROUNDS] = st[S_ROUND]
+    res[R_TRUNC] = st[S_TRUNC]
+    fc = 0
+    for p in range(n):
+        res[R_POINTS + p] = st[S_POINTS + p]
+        fc += popcount(st[S_FOYER + p])
+    res[R_FOYER_CARDS] = fc
+    if st[S_TRUNC]:
+        res[R_OUTCOME] = OUT_NONE
+        res[R_WINMASK] = 0
+        res[R_NWIN] = 0
+    _log(cfg, log, EV_END, st[S_TRUNC], 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def play_batch(fns, cfg, params, keys, res, diag):
+    """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
+    st = np.zeros(ST_LEN, np.int64)
+    obs = np.zeros(OBS_LEN, np.int64)
+    opts = np.zeros(MAXOPT, np.int64)
+    prng = np.zeros(NSTREAM, np.uint64)
+    log = np.zeros(2, np.int64)
+    for g in range(keys.shape[0]):
+        play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])

@@ -11,53 +11,130 @@ from demos_sim import ConfigError
 
 
 def _add_game_args(p: argparse.ArgumentParser):
-    p.add_argument("--game", default="demos", help="demos (protocole: see issues)")
-    p.add_argument("--rules", default="full", help="full or simplified (D1)")
-    p.add_argument("--mode", default="individual", help="individual, 2v2, 2v3 or 2v2+1 (D9.1)")
-    p.add_argument("--players", type=int, default=None, help="3–5 (fixed by team modes)")
-    p.add_argument("--seating", default=None, help="team label by seat, e.g. ABABI (D9.2)")
+    p.add_argument("--game", default="demos", help="demos (Part D) or protocole (Part P)")
+    p.add_argument("--rules", default=None, help="DĒMOS: full (default) or simplified (D1)")
+    p.add_argument("--mode", default=None,
+                   help="DĒMOS: individual (default), 2v2, 2v3 or 2v2+1 (D9.1); "
+                        "Protocole: each (default) or coop (P5)")
+    p.add_argument("--level", type=int, default=None, help="Protocole coop: 1, 2 or 3 (P5.3)")
+    p.add_argument("--players", type=int, default=None,
+                   help="DĒMOS 3–5 (fixed by team modes); Protocole 2–4 (default 4)")
+    p.add_argument("--seating", default=None, help="DĒMOS team label by seat, e.g. ABABI (D9.2)")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--policies", default="greedy",
-                   help="comma-separated policy by seat, or one for every seat")
+    p.add_argument("--policies", default=None,
+                   help="comma-separated policy by seat, or one for every seat (default: "
+                        "DĒMOS greedy; Protocole cautious in each, convention in coop)")
     p.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
                    help="variant of RULES.md Part V (VALUE read as JSON when it parses)")
     p.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
                    help="import a module that registers extra policies (repeatable)")
 
 
+GAMES = ("demos", "protocole")
+
+
+def _check_game(game):
+    if game not in GAMES:
+        raise ConfigError(f"unknown or not yet available game {game!r} "
+                          f"(available: {', '.join(GAMES)})")
+
+
 def _config(args):
     from demos_sim.demos.rules import MODE_PLAYERS, DemosConfig, parse_set
 
-    if args.game != "demos":
-        raise ConfigError(f"unknown or not yet available game {args.game!r} (available: demos)")
+    _check_game(args.game)
+    if args.game == "protocole":
+        from demos_sim.protocole.rules import ProtocoleConfig
+
+        for opt, val in (("--rules", args.rules), ("--seating", args.seating)):
+            if val is not None:
+                raise ConfigError(f"{opt} applies to DĒMOS only, not to Protocole")
+        return ProtocoleConfig(mode=args.mode or "each", level=args.level,
+                               players=4 if args.players is None else args.players,
+                               variants=parse_set(args.set))
+    if args.level is not None:
+        raise ConfigError("--level applies to Protocole's coop mode only, not to DĒMOS")
+    mode = args.mode or "individual"
     players = args.players
     if players is None:
-        players = MODE_PLAYERS.get(args.mode, 4)
-    return DemosConfig(rules=args.rules, mode=args.mode, players=players,
+        players = MODE_PLAYERS.get(mode, 4)
+    return DemosConfig(rules=args.rules or "full", mode=mode, players=players,
                        seating=args.seating, variants=parse_set(args.set))
 
 
+def _registry(game):
+    if game == "protocole":
+        from demos_sim.protocole import policies
+    else:
+        from demos_sim.demos import policies
+    return policies
+
+
 def _specs(args, config):
-    from demos_sim.demos.policies import resolve
     from demos_sim.registry import load_plugin
 
     for plugin in args.plugin:
         load_plugin(plugin)
-    specs = [s for s in args.policies.split(",")]
-    resolve(specs, config.players)  # unknown policy / wrong count: refuse now
+    spec = args.policies
+    if spec is None:
+        spec = {"demos": "greedy", "protocole": "cautious"}[args.game]
+        if args.game == "protocole" and config.mode == "coop":
+            spec = "convention"
+    specs = [s for s in spec.split(",")]
+    _registry(args.game).resolve(specs, config.players)  # unknown policy / wrong count: refuse now
     return specs
 
 
-def cmd_simulate(args) -> int:
-    from demos_sim.demos.sim import simulate
+def _throughput(s, workers):
+    print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
+          f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")
 
+
+def _print_protocole(s, config, specs, args):
+    if config.mode == "each":
+        print(f"Protocole each for themselves, {config.players} players, "
+              f"policies {','.join(specs)}, seed {args.seed}")
+    else:
+        print(f"Protocole all together, level {config.level}, {config.players} players, "
+              f"policies {','.join(specs)}, seed {args.seed}")
+    print(f"{s['games']} games, {s['rounds']} rounds, {s['mean_rounds']:.2f} rounds/game")
+    if config.mode == "each":
+        print("  seat  win share   95% CI              eliminated  mean points")
+        for p in s["seats"]:
+            lo, hi = p["ci95"]
+            print(f"{p['seat']:>6}  {p['share']:.4f}     [{lo:.4f}, {hi:.4f}]    "
+                  f"{p['elimination_rate']:.4f}      {p['mean_points']:.3f}")
+        print(f"no winner {s['no_winner_share']:.4f}   truncated {s['truncated_share']:.4f}")
+    else:
+        lo, hi = s["ci95"]
+        print(f"win rate {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]   ({s['wins']} wins)")
+        print(f"lost by elimination {s['loss_elimination_share']:.4f}   by reinforced control "
+              f"{s['loss_reinforced_share']:.4f}   truncated {s['truncated_share']:.4f}")
+        won = s["won_foyer_cards"]
+        if won["mean"] is None:
+            print("record of won games (cards in Foyers): no game won")
+        else:
+            dist = "  ".join(f"{k}:{v}" for k, v in won["distribution"].items())
+            print(f"record of won games (cards in Foyers): mean {won['mean']:.2f}   "
+                  f"games by record {dist}")
+    _throughput(s, args.workers)
+
+
+def cmd_simulate(args) -> int:
     config = _config(args)
     specs = _specs(args, config)
+    if args.game == "protocole":
+        from demos_sim.protocole.sim import simulate
+    else:
+        from demos_sim.demos.sim import simulate
     result = simulate(config, specs, args.games, args.seed, workers=args.workers)
     s = result.summary()
     if args.json:
         print(json.dumps(s))
+        return 0
+    if args.game == "protocole":
+        _print_protocole(s, config, specs, args)
         return 0
     what = "side" if config.mode != "individual" else "seat"
     print(f"DĒMOS {config.rules} rules, {config.mode}, {config.players} players, "
@@ -70,15 +147,16 @@ def cmd_simulate(args) -> int:
         print(f"{side['side']:>6}  {seats:<9}  {side['share']:.4f}     [{lo:.4f}, {hi:.4f}]")
     print(f"no winner {s['no_winner_share']:.4f}   truncated {s['truncated_share']:.4f}   "
           f"vetoes/game {s['vetoes_per_game']:.3f}")
-    print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
-          f"({args.workers} worker{'s' if args.workers > 1 else ''}, {s['wall_s']:.2f} s)")
+    _throughput(s, args.workers)
     return 0
 
 
 def cmd_record(args) -> int:
-    from demos_sim.demos.record import write_records
-
     config = _config(args)
+    if args.game == "protocole":
+        from demos_sim.protocole.record import write_records
+    else:
+        from demos_sim.demos.record import write_records
     specs = _specs(args, config)
     n = write_records(args.out, config, specs, args.games, args.seed)
     print(f"wrote {n} game records to {args.out}", file=sys.stderr)
@@ -86,13 +164,14 @@ def cmd_record(args) -> int:
 
 
 def cmd_policies(args) -> int:
-    from demos_sim.demos.policies import available, get
     from demos_sim.registry import load_plugin
 
+    _check_game(args.game)
+    registry = _registry(args.game)
     for plugin in args.plugin:
         load_plugin(plugin)
-    for name in available():
-        p = get(name)
+    for name in registry.available():
+        p = registry.get(name)
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""
         print(f"{name:<10} {p.description}{flags}")
     return 0
@@ -111,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--out", required=True, help="output .jsonl file")
     rp.set_defaults(func=cmd_record)
     pp = sub.add_parser("policies", help="list the registered policies")
+    pp.add_argument("--game", default="demos", help="demos or protocole")
     pp.add_argument("--plugin", action="append", default=[], help="import extra policies")
     pp.set_defaults(func=cmd_policies)
     return ap

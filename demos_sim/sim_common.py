@@ -17,6 +17,7 @@ import json
 import os
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -68,6 +69,12 @@ def check_run_args(games: int, workers: int = 1) -> None:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
 
 
+def _in_worker(run_chunk: Callable, *args):
+    """A worker's call: numba's first-class-function notice is expected, not news."""
+    warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+    return run_chunk(*args)
+
+
 def run_chunks(run_chunk: Callable, args: tuple, games: int,
                workers: int = 1) -> tuple[np.ndarray, float]:
     """Sum of ``run_chunk(*args, chunk, count)`` over the chunks of ``games``; and wall time.
@@ -85,9 +92,9 @@ def run_chunks(run_chunk: Callable, args: tuple, games: int,
         from joblib import Parallel, delayed
 
         with Parallel(n_jobs=workers, backend="loky") as par:
-            par(delayed(run_chunk)(*args, 0, 1) for _ in range(workers))
+            par(delayed(_in_worker)(run_chunk, *args, 0, 1) for _ in range(workers))
             t0 = time.perf_counter()
-            aggs = par(delayed(run_chunk)(*args, c, k) for c, k in jobs)
+            aggs = par(delayed(_in_worker)(run_chunk, *args, c, k) for c, k in jobs)
     wall = time.perf_counter() - t0
     return np.sum(aggs, axis=0), wall
 

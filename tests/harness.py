@@ -38,12 +38,12 @@ class Table:
         self.obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
         self.opts = np.zeros(L.MAXOPT, np.int64)
         self.prng = np.zeros(L.NSTREAM, np.uint64)
-        self.srng = np.zeros(1, np.uint64)
+        self.wk = np.zeros(L.WK_LEN, np.int64)
         self.res = np.zeros(L.RES_LEN, np.int64)
         self.diag = np.zeros(E.DIAG_LEN, np.int64)
         self.log = np.zeros(L.EV_W * 2000, np.int64)
         self.log[0] = L.EV_W
-        E.init_state(self.cfg, np.uint64(12345), self.st, self.obs, self.prng, self.srng, self.res)
+        E.init_state(self.cfg, np.uint64(12345), self.st, self.obs, self.prng, self.res)
         st = self.st
         st[L.S_DEALER] = dealer
         for p, cards in (hands or {}).items():
@@ -82,16 +82,16 @@ class Table:
     # ---------------------------------------------------------------- phases
     def showdown(self):
         E._showdown(self.fns, self.st, self.cfg, self.obs, self.opts, self.params, self.prng,
-                    self.srng, self.diag, self.log)
+                    self.wk, self.diag, self.log)
         return self.events()
 
     def scandal(self):
         E._scandal(self.fns, self.st, self.cfg, self.obs, self.opts, self.params, self.prng,
-                   self.srng, self.diag, self.log)
+                   self.wk, self.diag, self.log)
         return self.events()
 
     def election(self):
-        E._election(self.st, self.cfg, self.log, self.res)
+        E._election(self.st, self.cfg, self.wk, self.log, self.res)
         return self.events()
 
     # ---------------------------------------------------------------- reading back

@@ -57,19 +57,22 @@ def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
     obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)
     prng = np.zeros(L.NSTREAM, np.uint64)
+    wk = np.zeros(L.WK_LEN, np.int64)
     log = np.zeros(L.EV_W * 50000, np.int64)
     log[0] = L.EV_W
     diag = np.zeros(E.DIAG_LEN, np.int64)
     res = np.zeros(L.RES_LEN, np.int64)
-    E.play_game(fns, arr, params, np.uint64(7), st, obs, opts, prng, log, diag, res)
+    E.play_game(fns, arr, params, np.uint64(7), st, obs, opts, prng, wk, log, diag, res)
     moved_deck = moved_hand = moved_fig = 0
-    rng = np.array([np.uint64(3)], np.uint64)
+    rng = np.zeros(L.NSTREAM, np.uint64)
+    rng[L.RNG_SCRAMBLE] = 3
+    tmp = np.zeros(64, np.int64)
     for seat in range(4):
         a = np.full(L.OBS_LEN, -9, np.int64)
         observe(st, arr, seat, L.K_UNAN, a)
         for _ in range(20):
             st2 = st.copy()
-            scramble_hidden(st2, arr, seat, L.K_UNAN, rng)
+            scramble_hidden(st2, arr, seat, L.K_UNAN, rng, tmp)
             b = np.full(L.OBS_LEN, -9, np.int64)
             observe(st2, arr, seat, L.K_UNAN, b)
             a[L.O_GVER] = b[L.O_GVER]

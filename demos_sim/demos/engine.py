@@ -9,6 +9,10 @@ state (the M2 observation test). With ``cfg[C_LOG]`` set, the game writes an eve
 that :mod:`demos_sim.demos.record` turns into a GAME_RECORD.md record: records come from
 this same kernel.
 
+Hot functions are compiled with ``_nrt=False``: they never allocate, and numba's
+reference counting of their array arguments (half of the run time when measured) is off.
+The few that allocate (the check mode, the Scandal and the election, once a game) keep it.
+
 Random streams of a game with 64-bit key ``key``: the Power pile ``derive(key, 0, 0)``,
 round ``r``'s People deck ``derive(key, 0, r+1)``, seat ``p``'s policy
 ``derive(key, 1, p)``, the observation test's scrambles ``derive(key, 2, 0)``. Decks
@@ -26,7 +30,8 @@ from demos_sim.demos.layout import (
     EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
     EV_UNAN, EV_VETO, EV_W, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
     K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_GVER, OBS_LEN, R_CUM,
-    RNG_CHANCE, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
+    W_OBS2, W_ST2, W_TMP, WK_LEN,
+    RNG_CHANCE, RNG_SCRAMBLE, S_ERROR, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
     R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
     S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
     S_FIG, S_FIGUP, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
@@ -38,8 +43,11 @@ from demos_sim.demos.scoring import best_combo, round_key
 from demos_sim.bits import lowest_bit
 from demos_sim.rng import derive, shuffle_inplace
 
-D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF = 0, 1, 2
+D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF, D_ERROR = 0, 1, 2, 3
 DIAG_LEN = 4
+ERR_DECK_EMPTY, ERR_BAD_INDEX = 1, 2
+ERRORS = {ERR_DECK_EMPTY: "the People deck ran out (D2.3 should prevent it)",
+          ERR_BAD_INDEX: "a policy returned an index outside its legal options"}
 
 
 # ------------------------------------------------------------------ small helpers
@@ -66,24 +74,29 @@ def _seat_at(st, cfg, j):
     return (st[S_DEALER] + 1 + j) % cfg[C_N]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _draw(st):
     pos = st[S_DECK_POS]
-    if pos >= st[S_DECK_LEN]:
-        raise RuntimeError("People deck ran out (D2.3 should prevent this)")
+    if pos >= st[S_DECK_LEN]:      # impossible under D2.3; flagged, never silent
+        st[S_ERROR] = ERR_DECK_EMPTY
+        return st[S_DECK]
     st[S_DECK_POS] = pos + 1
     return st[S_DECK + pos]
 
 
-@njit(cache=True)
-def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag,
+@njit(cache=True, _nrt=False)
+def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag,
                     idx, saved):
     """M2 check: the same decision from a state whose hidden cards were reshuffled."""
     row = obs[seat]
     after = prng[seat]
-    st2 = st.copy()
-    scramble_hidden(st2, cfg, seat, kind, srng)
-    row2 = np.full(OBS_LEN, -9, np.int64)
+    st2 = wk[W_ST2:W_ST2 + ST_LEN]
+    for i in range(ST_LEN):
+        st2[i] = st[i]
+    scramble_hidden(st2, cfg, seat, kind, prng, wk[W_TMP:W_TMP + 64])
+    row2 = wk[W_OBS2:W_OBS2 + OBS_LEN]
+    for i in range(OBS_LEN):
+        row2[i] = -9
     observe(st2, cfg, seat, kind, row2)
     diag[D_CHECKED] += 1
     for i in range(OBS_LEN):
@@ -98,8 +111,8 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, s
     observe(st, cfg, seat, kind, row)  # restore the team-view flag of the real state
 
 
-@njit(cache=True, inline="always")
-def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
+@njit(cache=True, _nrt=False, inline="always")
+def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag):
     """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
     if n_opts == 1:
         return opts[0]  # a forced move is no decision: no policy call, no random draw
@@ -108,21 +121,22 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, dia
     saved = prng[seat]
     idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
     if cfg[C_CHECK_OBS] != 0:
-        _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
+        _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk,
                         diag, idx, saved)
-    if idx < 0 or idx >= n_opts:
-        raise ValueError("a policy returned an index outside its legal options")
+    if idx < 0 or idx >= n_opts:   # flagged (the caller raises), the first option played
+        st[S_ERROR] = ERR_BAD_INDEX
+        return opts[0]
     return opts[idx]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _add_figure(st, p, f):
     k = st[S_NFIG + p]
     st[S_FIG + p * NFIG + k] = f
     st[S_NFIG + p] = k + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _discard_take_options(opts, k, h, tab):
     """Append every (discard d from hand, then take: deck or face-up card t) as d*64 + t."""
     x = h
@@ -139,7 +153,7 @@ def _discard_take_options(opts, k, h, tab):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _discard_take(st, p, o):
     """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3, D3.4.3)."""
     d = o // 64
@@ -155,8 +169,8 @@ def _discard_take(st, p, o):
 
 
 # ------------------------------------------------------------------ D3 a round
-@njit(cache=True)
-def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res):
+@njit(cache=True, _nrt=False)
+def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
     """D3.1–D3.4 deal and the discard turns of round ``st[S_ROUND]``, then the showdown."""
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
@@ -201,7 +215,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
             opts[k] = lowest_bit(x)
             x &= x - 1
             k += 1
-        d = _decide(fns, st, cfg, obs, p, K_PUBLIC, opts, k, params, prng, srng, diag)
+        d = _decide(fns, st, cfg, obs, p, K_PUBLIC, opts, k, params, prng, wk, diag)
         st[S_HAND + p] = (h & ~(1 << d)) | (1 << _draw(st))
         st[S_PUB + p] = d
         st[S_TABLE] |= 1 << d
@@ -218,7 +232,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
             opts[k] = -1
             k += 1
         k = _discard_take_options(opts, k, h, tab)
-        o = _decide(fns, st, cfg, obs, p, K_SECRET, opts, k, params, prng, srng, diag)
+        o = _decide(fns, st, cfg, obs, p, K_SECRET, opts, k, params, prng, wk, diag)
         if o < 0:
             st[S_SEC_TAKE + p] = -1                          # a pass (full rules)
             _log(cfg, log, EV_SECRET, p, -1, -1, 0, 0)
@@ -241,7 +255,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
                 continue
             opts[0] = 0
             opts[1] = 1
-            if _decide(fns, st, cfg, obs, p, K_VETO, opts, 2, params, prng, srng, diag) == 1:
+            if _decide(fns, st, cfg, obs, p, K_VETO, opts, 2, params, prng, wk, diag) == 1:
                 st[S_VETO + side] -= 1
                 st[S_VETOED] = 1
                 st[S_GVER] += 1
@@ -261,17 +275,17 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res
                 h = st[S_HAND + p]
                 tab = st[S_TABLE]
                 k = _discard_take_options(opts, 0, h, tab)
-                o = _decide(fns, st, cfg, obs, p, K_UNAN, opts, k, params, prng, srng, diag)
+                o = _decide(fns, st, cfg, obs, p, K_UNAN, opts, k, params, prng, wk, diag)
                 d, t = _discard_take(st, p, o)
                 st[S_UNAN + p] = d
                 st[S_UNAN_TAKE + p] = t
                 _log(cfg, log, EV_UNAN, p, d, t, 0, 0)
 
-    _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+    _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
 
 
-@njit(cache=True)
-def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
+@njit(cache=True, _nrt=False)
+def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
     """D4: combinations, round winners, figures, Carré reveal and points of the round."""
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
@@ -334,7 +348,7 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
                 if k > 1:                                      # D9.4 the team allocates
                     st[S_ARG0] = f
                     receiver = _decide(fns, st, cfg, obs, ent_seat[e], K_ALLOC, opts, k,
-                                       params, prng, srng, diag)
+                                       params, prng, wk, diag)
             _add_figure(st, receiver, f)
             st[S_GVER] += 1
             _log(cfg, log, EV_FIG, receiver, f, 0, 0, 0)
@@ -362,7 +376,7 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
 
 
 # ------------------------------------------------------------------ D6 Scandal
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_targets(st, cfg, p, opts, k0):
     """Append every legal Media target of ``p`` (D6.2, D6.3) as target*16 + slot."""
     k = k0
@@ -380,18 +394,21 @@ def _legal_targets(st, cfg, p, opts, k0):
     return k
 
 
-@njit(cache=True)
-def _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
+@njit(cache=True, _nrt=False)
+def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
     n = cfg[C_N]
     indep = cfg[C_INDEP]
-    held = np.zeros(MAXP, np.int64)
+    held = wk[W_TMP:W_TMP + MAXP]
+    plays = wk[W_TMP + MAXP:W_TMP + 2 * MAXP]
+    for p in range(MAXP):
+        held[p] = 0
+        plays[p] = 0
     for p in range(n):                                      # D6.2 Media are revealed
         for i in range(st[S_NFIG + p]):
             f = st[S_FIG + p * NFIG + i]
             if f >= MEDIA0:
                 held[p] += 1
                 st[S_FIGUP + p] |= 1 << f
-    plays = np.zeros(MAXP, np.int64)
     for p in range(n):
         st[S_MEDIA_OWNED + p] = held[p]
         if held[p] == 2:
@@ -416,7 +433,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
             k1 = _legal_targets(st, cfg, p, opts, k)
             if k1 == k:
                 continue                                    # no legal target: no effect
-            o = _decide(fns, st, cfg, obs, p, K_MEDIA, opts, k1, params, prng, srng, diag)
+            o = _decide(fns, st, cfg, obs, p, K_MEDIA, opts, k1, params, prng, wk, diag)
             if o < 0:
                 continue
             q = o // 16
@@ -426,7 +443,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
             st[S_ARG1] = i
             for c in range(4):
                 opts[c] = c
-            colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, srng, diag)
+            colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, wk, diag)
             st[S_COVER + f] = colour
             st[S_FIGUP + q] |= 1 << f
             st[S_GVER] += 1
@@ -434,16 +451,18 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
 
 
 # ------------------------------------------------------------------ D7 / D9 election
-@njit(cache=True)
-def best_trio(st, p):
+@njit(cache=True, _nrt=False)
+def best_trio(st, p, tmp):
     """D7.1–D7.2: (harmony, e, l, j, achievable-harmony bitmask) of ``p``'s best trio.
 
     Harmony 3/2/1 = 3/2/1 distinct colours after Media; 0 = no trio. Every Media-covered
     figure must be in the trio; two covered figures of one type leave no trio.
     """
-    cand = np.full((3, 4), -1, np.int64)
-    ncand = np.zeros(3, np.int64)
-    ncov = np.zeros(3, np.int64)
+    cand = tmp[0:12]          # candidates of type t at cand[4*t + i]
+    ncand = tmp[12:15]
+    ncov = tmp[15:18]
+    for i in range(18):
+        tmp[i] = -1 if i < 12 else 0
     for i in range(st[S_NFIG + p]):
         f = st[S_FIG + p * NFIG + i]
         if f >= MEDIA0:
@@ -451,10 +470,10 @@ def best_trio(st, p):
         t = f // 4
         if st[S_COVER + f] >= 0:
             ncov[t] += 1
-            cand[t, 0] = f
+            cand[4 * t] = f
             ncand[t] = -1            # marks "covered: only this one"
         elif ncand[t] >= 0:
-            cand[t, ncand[t]] = f
+            cand[4 * t + ncand[t]] = f
             ncand[t] += 1
     for t in range(3):
         if ncov[t] >= 2:
@@ -469,13 +488,13 @@ def best_trio(st, p):
     bj = -1
     achievable = 0
     for a in range(ncand[0]):
-        e = cand[0, a]
+        e = cand[a]
         ce = st[S_COVER + e] if st[S_COVER + e] >= 0 else e % 4
         for b in range(ncand[1]):
-            l = cand[1, b]
+            l = cand[4 + b]
             cl = st[S_COVER + l] if st[S_COVER + l] >= 0 else l % 4
             for c in range(ncand[2]):
-                jf = cand[2, c]
+                jf = cand[8 + c]
                 cj = st[S_COVER + jf] if st[S_COVER + jf] >= 0 else jf % 4
                 distinct = 1 + (cl != ce) + (cj != ce and cj != cl)
                 achievable |= 1 << distinct
@@ -487,12 +506,12 @@ def best_trio(st, p):
     return bh, be, bl, bj, achievable
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _colour_of(st, f):
     return st[S_COVER + f] if st[S_COVER + f] >= 0 else f % 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _side_tiebreak(st, cfg, side):
     """D9.5: the side's points for breaking ties (max member or members' sum)."""
     v = 0
@@ -506,7 +525,7 @@ def _side_tiebreak(st, cfg, side):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_sides(st, cfg, side_h, eligible):
     """Sides with the best harmony among ``eligible`` (> 0), ties by D9.5; bitmask."""
     ns = cfg[C_NSIDES]
@@ -529,14 +548,21 @@ def _best_sides(st, cfg, side_h, eligible):
     return win
 
 
-@njit(cache=True)
-def _election(st, cfg, log, res):
+@njit(cache=True, _nrt=False)
+def _election(st, cfg, wk, log, res):
     n = cfg[C_N]
     mode = cfg[C_MODE]
-    harm = np.zeros(MAXP, np.int64)
-    ach = np.zeros(MAXP, np.int64)
+    harm = wk[W_TMP + 32:W_TMP + 32 + MAXP]
+    ach = wk[W_TMP + 40:W_TMP + 40 + MAXP]
+    side_h = wk[W_TMP + 48:W_TMP + 48 + MAXP]
+    eligible = wk[W_TMP + 56:W_TMP + 56 + MAXP]
+    for p in range(MAXP):
+        harm[p] = 0
+        ach[p] = 0
+        side_h[p] = 0
+        eligible[p] = 0
     for p in range(n):
-        h, e, l, j, a = best_trio(st, p)
+        h, e, l, j, a = best_trio(st, p, wk[W_TMP:W_TMP + 18])
         harm[p] = h
         ach[p] = a
         cols = -1
@@ -560,15 +586,13 @@ def _election(st, cfg, log, res):
                 if harm[p] == bh and st[S_CUM + p] == bv:
                     win |= 1 << p
     else:
-        side_h = np.zeros(MAXP, np.int64)
-        eligible = np.zeros(MAXP, np.bool_)
         for p in range(n):
             s = cfg[C_SIDE + p]
             if harm[p] > side_h[s]:
                 side_h[s] = harm[p]
         if mode != MODE_2V2P1:                               # D9.5
             for s in range(ns):
-                eligible[s] = True
+                eligible[s] = 1
             win = _best_sides(st, cfg, side_h, eligible)
         else:                                                # D9.6
             indep = cfg[C_INDEP]
@@ -602,7 +626,7 @@ def _election(st, cfg, log, res):
                 else:
                     # 3. residual team trios (the Independent takes no part)
                     for s in range(ns):
-                        eligible[s] = s != si
+                        eligible[s] = 1 if s != si else 0
                     if cfg[C_P3_MONO]:
                         for s in range(ns):
                             side_h[s] = 0
@@ -624,8 +648,8 @@ def _election(st, cfg, log, res):
 
 
 # ------------------------------------------------------------------ one game, a batch
-@njit(cache=True)
-def init_state(cfg, key, st, obs, prng, srng, res):
+@njit(cache=True, _nrt=False)
+def init_state(cfg, key, st, obs, prng, res):
     """Empty table before D2.1: no figures, no points, every side's vetoes (D9.3)."""
     for i in range(ST_LEN):
         st[i] = 0
@@ -644,16 +668,15 @@ def init_state(cfg, key, st, obs, prng, srng, res):
         st[S_UNAN + p] = -1
         st[S_UNAN_TAKE + p] = -2
         prng[p] = derive(key, 1, p)
-    srng[0] = derive(key, 2, 0)
+    prng[RNG_SCRAMBLE] = derive(key, 2, 0)
 
 
-@njit(cache=True)
-def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
+@njit(cache=True, _nrt=False)
+def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
-    srng = np.empty(1, np.uint64)
-    init_state(cfg, key, st, obs, prng, srng, res)
+    init_state(cfg, key, st, obs, prng, res)
     # D2.1 the Power pile (D1: 12 figures, and the 2 Media in full rules)
     npile = NFIG if full else MEDIA0
     for f in range(npile):
@@ -668,11 +691,11 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
             for c in range(4):
                 opts[c] = c
             st[S_FAV + p] = _decide(fns, st, cfg, obs, p, K_FAV, opts, 4, params, prng,
-                                    srng, diag)
+                                    wk, diag)
             _log(cfg, log, EV_FAV, p, st[S_FAV + p], 0, 0, 0)
         st[S_GVER] += 1
     while True:                                              # D5.1
-        _play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, key, log, res)
+        _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res)
         st[S_ROUND] += 1
         r = st[S_ROUND]
         if st[S_PILE_POS] >= st[S_PILE_LEN]:
@@ -684,14 +707,24 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
             break
     res[R_ROUNDS] = st[S_ROUND]
     res[R_TRUNC] = st[S_TRUNC]
+    if st[S_ERROR] != 0:
+        diag[D_ERROR] = st[S_ERROR]
     for p in range(n):
         res[R_CUM + p] = st[S_CUM + p]
     _log(cfg, log, EV_END, st[S_TRUNC], 0, 0, 0, 0)
     if st[S_TRUNC]:
         return
     if full:
-        _scandal(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
-    _election(st, cfg, log, res)
+        _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
+    _election(st, cfg, wk, log, res)
+    if st[S_ERROR] != 0:
+        diag[D_ERROR] = st[S_ERROR]
+
+
+def check_errors(diag):
+    """Raise when a kernel flagged an impossible situation (see ERRORS)."""
+    if diag[D_ERROR]:
+        raise RuntimeError(ERRORS.get(int(diag[D_ERROR]), f"kernel error {int(diag[D_ERROR])}"))
 
 
 @njit(cache=True)
@@ -701,6 +734,7 @@ def play_batch(fns, cfg, params, keys, res, diag):
     obs = np.zeros((MAXP, OBS_LEN), np.int64)
     opts = np.zeros(MAXOPT, np.int64)
     prng = np.zeros(NSTREAM, np.uint64)
+    wk = np.zeros(WK_LEN, np.int64)
     log = np.zeros(2, np.int64)
     for g in range(keys.shape[0]):
-        play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])
+        play_game(fns, cfg, params, keys[g], st, obs, opts, prng, wk, log, diag, res[g])

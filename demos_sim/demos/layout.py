@@ -116,10 +116,19 @@ S_KIND = S_KEY + MAXP    # 5: combination kinds of the showdown
 S_ENT_SEAT = S_KIND + MAXP   # 5: winning sides in drawing order: their place (seat) …
 S_ENT_SIDE = S_ENT_SEAT + MAXP   # … their side …
 S_ENT_CARRE = S_ENT_SIDE + MAXP  # … and whether they won with a Carré
-ST_LEN = S_ENT_CARRE + MAXP
+S_ERROR = S_ENT_CARRE + MAXP   # non-zero: an impossible situation the caller reports
+ST_LEN = S_ERROR + 1
 
-NSTREAM = MAXP + 1       # random streams of a game: one per seat, then chance
+NSTREAM = MAXP + 2       # random streams of a game: one per seat, chance, the M2 check
 RNG_CHANCE = MAXP
+RNG_SCRAMBLE = MAXP + 1
+
+# ---------------------------------------------------------------- scratch (wk)
+# Hot kernels never allocate (they run without NRT): what they need lives in ``wk``.
+W_ST2 = 0                 # the M2 check's scrambled copy of st
+W_OBS2 = W_ST2 + ST_LEN   # … and its observation
+W_TMP = W_OBS2 + OBS_LEN  # 128 words for small lists (scramble, trios, election)
+WK_LEN = W_TMP + 128
 
 # ---------------------------------------------------------------- results (one row per game)
 R_ROUNDS = 0

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_MODE, C_N, C_SIDE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, MEDIA0, NFIG,
+    C_MODE, C_N, C_SIDE, RNG_SCRAMBLE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, MEDIA0, NFIG,
     O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
     O_FIGUP, O_GAME_FIRST, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
     O_PILE_LEFT, O_PUB, O_ROUND, O_SCORE, O_SEAT, O_SEC, O_SEC_TAKE, O_SIDE, O_TABLE,
@@ -38,7 +38,7 @@ def is_team_decision(kind):
     return kind == K_VETO or kind == K_ALLOC or kind == K_MEDIA or kind == K_COLOUR
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knows_figures_of(st, cfg, seat, p):
     """Does ``seat`` know ``p``'s face-down figures now? (own; teammates in team decisions)"""
     if p == seat:
@@ -47,7 +47,7 @@ def knows_figures_of(st, cfg, seat, p):
             and cfg[C_SIDE + p] == cfg[C_SIDE + seat])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_game(st, cfg, seat, obs):
     """The game-level part: points, vetoes, figures (rebuilt when the state version moves)."""
     n = cfg[C_N]
@@ -75,7 +75,7 @@ def observe_game(st, cfg, seat, obs):
     obs[O_GVER] = st[S_GVER] * 2 + st[S_TEAMVIEW]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
     st[S_TEAMVIEW] = 1 if (cfg[C_MODE] != 0 and is_team_decision(kind)) else 0
@@ -122,14 +122,15 @@ def observe(st, cfg, seat, kind, obs):
             obs[O_ARG1] = f                # else pointed at blind (D6.2)
 
 
-@njit(cache=True)
-def scramble_hidden(st, cfg, seat, kind, rng):
+@njit(cache=True, _nrt=False)
+def scramble_hidden(st, cfg, seat, kind, rng, tmp):
     """Permute, in place, every card and figure that ``seat`` cannot see.
 
     People cards: the undealt deck and other players' cards that were never face up
     (in hand, secret discards still face down, unanimous discards). Figures: the Power
     pile and other players' face-down figures (teammates' too, unless ``kind`` is a team
-    decision). Locations keep their sizes, so public counts are unchanged.
+    decision). Locations keep their sizes, so public counts are unchanged. ``rng`` is the
+    game's stream vector (slot RNG_SCRAMBLE is used); ``tmp`` 54+ words of scratch.
     """
     n = cfg[C_N]
     st[S_TEAMVIEW] = 1 if (cfg[C_MODE] != 0 and is_team_decision(kind)) else 0
@@ -138,7 +139,7 @@ def scramble_hidden(st, cfg, seat, kind, rng):
         fixed |= 1 << st[S_SEC + seat]
     if st[S_UNAN_TAKE + seat] >= 0:
         fixed |= 1 << st[S_UNAN + seat]
-    cards = np.empty(40, np.int64)
+    cards = tmp[0:40]
     nc = 0
     for i in range(st[S_DECK_POS], st[S_DECK_LEN]):
         cards[nc] = st[S_DECK + i]
@@ -158,7 +159,7 @@ def scramble_hidden(st, cfg, seat, kind, rng):
             cards[nc] = st[S_UNAN + p]
             nc += 1
     for k in range(nc - 1, 0, -1):
-        j = below(rng, 0, k + 1)
+        j = below(rng, RNG_SCRAMBLE, k + 1)
         t = cards[k]
         cards[k] = cards[j]
         cards[j] = t
@@ -187,7 +188,7 @@ def scramble_hidden(st, cfg, seat, kind, rng):
             st[S_UNAN + p] = cards[k]
             k += 1
     # figures
-    figs = np.empty(NFIG, np.int64)
+    figs = tmp[40:40 + NFIG]
     nf = 0
     for i in range(st[S_PILE_POS], st[S_PILE_LEN]):
         figs[nf] = st[S_PILE + i]
@@ -201,7 +202,7 @@ def scramble_hidden(st, cfg, seat, kind, rng):
                 figs[nf] = f
                 nf += 1
     for k in range(nf - 1, 0, -1):
-        j = below(rng, 0, k + 1)
+        j = below(rng, RNG_SCRAMBLE, k + 1)
         t = figs[k]
         figs[k] = figs[j]
         figs[j] = t

@@ -31,7 +31,7 @@ def _take(t: int):
 
 def play_logged(config: DemosConfig, specs: list[str], key, check_obs: bool = False):
     """Play one game with the event log on; returns (log events (k, EV_W), res, diag)."""
-    from demos_sim.demos.engine import DIAG_LEN, play_game
+    from demos_sim.demos.engine import DIAG_LEN, check_errors, play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
     fns, params = policy_tuple(resolve(specs, config.players))
@@ -39,12 +39,14 @@ def play_logged(config: DemosConfig, specs: list[str], key, check_obs: bool = Fa
     obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)
     prng = np.zeros(L.NSTREAM, np.uint64)
+    wk = np.zeros(L.WK_LEN, np.int64)
     size = L.EV_W * (200 + 120 * config.variants["round_cap"])
     log = np.zeros(size, np.int64)
     log[0] = L.EV_W  # first slot holds the write position and the overflow flag
     diag = np.zeros(DIAG_LEN, np.int64)
     res = np.zeros(L.RES_LEN, np.int64)
-    play_game(fns, cfg, params, np.uint64(key), st, obs, opts, prng, log, diag, res)
+    play_game(fns, cfg, params, np.uint64(key), st, obs, opts, prng, wk, log, diag, res)
+    check_errors(diag)
     if log[1]:
         raise RuntimeError("event log overflow")
     events = log[L.EV_W:log[0]].reshape(-1, L.EV_W)

@@ -62,7 +62,7 @@ def aggregate(res: np.ndarray) -> np.ndarray:
 def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
               plugins: tuple, chunk: int, count: int) -> np.ndarray:
     """Play one chunk and return its aggregate vector (a worker's whole job)."""
-    from demos_sim.demos.engine import DIAG_LEN, play_batch
+    from demos_sim.demos.engine import DIAG_LEN, check_errors, play_batch
     from demos_sim.registry import load_plugin
 
     for plugin in plugins:  # worker processes register the user's policies too
@@ -73,6 +73,7 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     res = np.zeros((count, L.RES_LEN), np.int64)
     diag = np.zeros(DIAG_LEN, np.int64)
     play_batch(fns, cfg_arr, params, keys, res, diag)
+    check_errors(diag)
     return aggregate(res)
 
 

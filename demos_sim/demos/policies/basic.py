@@ -161,14 +161,24 @@ def _useful_takes(h, table, full):
 @njit(cache=True)
 def _best_blind_discard(sr, h, fav, weight):
     """(value, card): the discard leaving the best 4 cards before a blind draw (lower
-    cards first on ties). It is the whole public turn, and the deck options of the others."""
+    cards first on ties). It is the whole public turn, and the deck options of the others.
+
+    A discard outside the hand's best combination keeps that combination (a subset of
+    the hand cannot do better), so only discards inside it need a fresh look.
+    """
+    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     best = -1.0
     card = 0
     x = h
     while x:
         d = lowest_bit(x)
         x &= x - 1
-        v = value4(sr, h & ~(1 << d), fav, weight) + 0.0001 * (10 - d % 10)
+        h4 = h & ~(1 << d)
+        if kd != 0 and not (cm >> d) & 1:
+            v = sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
+        else:
+            v = value4(sr, h4, fav, weight)
+        v += 0.0001 * (10 - d % 10)
         if v > best:
             best = v
             card = d

@@ -1,0 +1,124 @@
+"""The demos-sim command line for Protocole: summaries, JSON, records, one-line errors,
+workers; DĒMOS stays the default game."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from referee_protocole import audit_protocole
+
+from demos_sim.cli import main
+
+
+def run(*args):
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", *args], capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def test_simulate_each_json(capsys):
+    assert main(["simulate", "--game", "protocole", "--players", "3", "--games", "3000",
+                 "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for k in ("games_per_s", "rounds_per_s", "seats", "no_winner_share", "truncated_share",
+              "mean_rounds", "seed", "variants", "version", "git_revision", "policies"):
+        assert k in out
+    assert out["games"] == 3000 and out["policies"] == ["cautious"] and len(out["seats"]) == 3
+    total = sum(s["share"] for s in out["seats"]) + out["no_winner_share"] + out["truncated_share"]
+    assert abs(total - 1) < 1e-9  # M1
+    for s in out["seats"]:
+        assert s["ci95"][0] <= s["share"] <= s["ci95"][1]
+        assert 0 <= s["elimination_rate"] <= 1 and s["mean_points"] >= 0
+
+
+def test_simulate_coop_json(capsys):
+    assert main(["simulate", "--game", "protocole", "--mode", "coop", "--level", "2",
+                 "--games", "3000", "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["policies"] == ["convention"] and out["level"] == 2
+    assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    assert out["wins"] == sum(out["won_foyer_cards"]["distribution"].values())
+    total = out["win_rate"] + out["loss_elimination_share"] + out["loss_reinforced_share"] \
+        + out["truncated_share"]
+    assert abs(total - 1) < 1e-9
+    assert out["games_per_s"] > 0
+
+
+def test_simulate_text_summaries(capsys):
+    assert main(["simulate", "--game", "protocole", "--games", "500", "--policies",
+                 "cautious,random,cautious,random"]) == 0
+    out = capsys.readouterr().out
+    assert "win share" in out and "eliminated" in out and "mean points" in out
+    assert "games/s" in out
+    assert main(["simulate", "--game", "protocole", "--mode", "coop", "--level", "1",
+                 "--players", "2", "--games", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "win rate" in out and "by reinforced control" in out and "record of won games" in out
+
+
+def test_simulate_same_numbers_for_any_worker_count(capsys):
+    args = ["simulate", "--game", "protocole", "--games", "9000", "--seed", "5",
+            "--policies", "random", "--json"]
+    main(args + ["--workers", "1"])
+    one = json.loads(capsys.readouterr().out)
+    main(args + ["--workers", "2"])
+    two = json.loads(capsys.readouterr().out)
+    for k in ("seats", "no_winner_share", "truncated_share", "mean_rounds", "rounds", "mean_turns"):
+        assert one[k] == two[k]
+
+
+@pytest.mark.parametrize("mode", [["--mode", "each"], ["--mode", "coop", "--level", "3"]])
+def test_record_writes_audited_jsonl(tmp_path, mode):
+    out = tmp_path / "p.jsonl"
+    assert main(["record", "--game", "protocole", *mode, "--players", "2", "--games", "4",
+                 "--seed", "1", "--policies", "random", "--set", "round_cap=3",
+                 "--set", "standard_tie=discard_all", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 4
+    for i, line in enumerate(lines):
+        rec = json.loads(line)
+        assert rec["seed"] == [1, 0, i] and rec["variants"]["round_cap"] == 3
+        assert audit_protocole(rec) == []
+    assert not list(tmp_path.glob("*.part"))
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--players", "5"], "2–4"),
+    (["--players", "1"], "2–4"),
+    (["--mode", "coop"], "needs a level"),
+    (["--mode", "coop", "--level", "4"], "level must be 1, 2 or 3"),
+    (["--level", "2"], "coop mode only"),
+    (["--mode", "individual"], "unknown Protocole mode"),
+    (["--policies", "greedy"], "unknown Protocole policy 'greedy'"),
+    (["--policies", "random,random"], "names 2 policies for 4 players"),
+    (["--set", "nosuch=1"], "unknown Protocole variant 'nosuch'"),
+    (["--set", "standard_tie=maybe"], "standard_tie must be one of"),
+    (["--set", "round_cap=0"], "round_cap"),
+    (["--rules", "simplified"], "DĒMOS only"),
+    (["--seating", "ABAB"], "DĒMOS only"),
+])
+def test_bad_input_is_one_line_error(tmp_path, args, fragment):
+    out = tmp_path / "x.jsonl"
+    code, stdout, stderr = run("record", "--game", "protocole", *args, "--games", "2",
+                               "--out", str(out))
+    assert code == 2
+    assert stderr.count("\n") == 1 and stderr.startswith("demos-sim: error:"), stderr
+    assert fragment in stderr, stderr
+    assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_level_refused_for_demos():
+    code, _, stderr = run("simulate", "--level", "2", "--games", "2")
+    assert code == 2 and "--level" in stderr and stderr.count("\n") == 1
+
+
+def test_policies_lists_protocole_policies(capsys):
+    assert main(["policies", "--game", "protocole"]) == 0
+    out = capsys.readouterr().out
+    names = [line.split()[0] for line in out.splitlines()]
+    for name in ("random", "cautious", "convention"):
+        assert name in names
+    assert "greedy" not in names
+    assert main(["policies"]) == 0
+    assert "greedy" in capsys.readouterr().out

@@ -13,17 +13,24 @@ place later (``params[3]`` each): exactly when it completes the Selection (the N
 selection is computed), times a keep chance otherwise (``params[4]`` when the card
 carries a leading colour or symbol of the Selection, ``params[5]`` when not).
 
-``convention`` (all together, P5): the same safety rule, plus conventions fixed before
-the game (P5.1 allows them; nothing is communicated during play):
+``convention`` (all together, P5): the same safety rule, with a safe card worth more in
+the Foyer (``params[0]`` = 4: safe cards leave the Selection, which keeps the Norm small,
+and raise the record), and conventions fixed before the game (P5.1 allows them; nothing
+is communicated during play):
 
 - C1 *follow the target*: the Selection's target is its most frequent colour or symbol,
   ties to the first in the order R B G Y K P then M Q T S X O — so after a lead card the
-  target is the lead's colour. Playing a card of the target scores ``params[4]``;
-  playing one that creates a tie for the majority (which the reinforced selection of
-  P3.2 punishes by discarding everything) scores ``-params[4]``.
+  target is the lead's colour. While the Norm has room (C3), playing a card of the
+  target scores ``params[4]`` and playing one that creates a tie for the majority (which
+  the reinforced selection of P3.2 punishes by discarding everything) ``-params[4]``.
 - C2 *double cover first*: at levels 2–3 (P5.3) a card whose colour and symbol are
   both in the Norm is preferred for the Foyer (``params[5]``, more while the own Foyer
   lacks the level's count of such cards).
+- C3 *Norm budget*: a round that ends with 8 or more Norm cards starts another round in
+  which every Foyer must be covered again by a small deck (P4.3), so the team aims at
+  ``params[7]`` = 7 Norm cards: once the Norm plus the Selection's majority would pass
+  it, C1 flips (ties are played, following is avoided) and a completing card whose
+  kept cards take the Norm past it scores ``-params[6]``.
 """
 
 import numpy as np
@@ -38,9 +45,9 @@ from demos_sim.protocole.norm import covered, double_covered, norm_keep
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.rng import below
 
-P_SAFE, P_RISK, P_FIX, P_HANDCOV, P_LEAD, P_OTHER = 0, 1, 2, 3, 4, 5
+P_SAFE, P_RISK, P_FIX, P_HANDCOV, P_LEAD, P_OTHER, P_BUDGET, P_SMALL = 0, 1, 2, 3, 4, 5, 6, 7
 CAUTIOUS_PARAMS = (1.0, -3.0, 2.0, 0.1, 0.5, 0.15)
-CONVENTION_PARAMS = (1.0, -3.0, 2.0, 0.1, 0.4, 0.5)
+CONVENTION_PARAMS = (4.0, -3.0, 2.0, 0.1, 0.4, 0.5, 4.0, 7.0)
 
 
 @register("random", description="uniform among the legal moves (a hand card to the Selection or the Foyer)")
@@ -142,7 +149,7 @@ def convention(cfg, obs, opts, n_opts, params, rng):
     reinf = cfg[C_REINF_SEL] != 0
     tie = cfg[C_TIE_DISCARD] != 0
     last = popcount(sel) + 1 == SEL_MAX
-    target, m, n_at = selection_target(sel)
+    target, m, _ = selection_target(sel)
     best = -1e18
     bi = 0
     for i in range(n_opts):
@@ -166,16 +173,18 @@ def convention(cfg, obs, opts, n_opts, params, rng):
                  + params[P_HANDCOV] * popcount(hand & ~b & d2 & ~dbl))
             if short > 0 and popcount(foyer & d2) > have:
                 v += params[P_FIX]
-            v += params[P_LEAD] if kept != 0 else -params[P_LEAD]
+            if popcount(n2) > params[P_SMALL]:
+                v -= params[P_BUDGET]
         else:
             att = attributes_of(c) & ~cov
             v = 0.6 * (params[P_FIX] * popcount(unsafe & att)
                        + params[P_HANDCOV] * popcount(hand & ~b & att))
             if target >= 0:
+                room = popcount(norm) + m + 1 <= params[P_SMALL]   # C3: keep or tie
                 if _carries(c, target):
-                    v += params[P_LEAD]
+                    v += params[P_LEAD] if room else -params[P_LEAD]
                 elif max(_count_of(sel, c, True), _count_of(sel, c, False)) + 1 >= m:
-                    v -= params[P_LEAD]        # a second attribute at the majority: a tie
+                    v += -params[P_LEAD] if room else params[P_LEAD]   # a tie at the majority
         if v > best:
             best = v
             bi = i

@@ -122,3 +122,18 @@ def test_policies_lists_protocole_policies(capsys):
     assert "greedy" not in names
     assert main(["policies"]) == 0
     assert "greedy" in capsys.readouterr().out
+
+
+def test_readme_protocole_norm_selection_doctest():
+    """The README's Protocole Norm-selection examples run as written."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Protocole"):]
+    block = re.search(r"```python\n(>>> .*?)```", section, re.S).group(1)
+    test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 3

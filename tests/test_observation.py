@@ -76,6 +76,7 @@ def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
             b = np.full(L.OBS_LEN, -9, np.int64)
             observe(st2, arr, seat, L.K_UNAN, b)
             a[L.O_GVER] = b[L.O_GVER]
+            a[L.O_FVER:L.O_FVER + L.MAXP] = b[L.O_FVER:L.O_FVER + L.MAXP]
             assert np.array_equal(a, b)
             moved_deck += not np.array_equal(st[L.S_DECK:L.S_DECK + 40], st2[L.S_DECK:L.S_DECK + 40])
             others = [p for p in range(4) if p != seat]

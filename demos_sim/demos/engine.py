@@ -29,12 +29,12 @@ from demos_sim.demos.layout import (
     DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
     EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
     EV_UNAN, EV_VETO, EV_W, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
-    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_GVER, OBS_LEN, R_CUM,
+    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_FVER, O_GVER, OBS_LEN, R_CUM,
     W_OBS2, W_ST2, W_TMP, WK_LEN,
     RNG_CHANCE, RNG_SCRAMBLE, S_ERROR, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
     R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
     S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
-    S_FIG, S_FIGUP, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
+    S_FIG, S_FIGUP, S_FVER, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
     S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC, S_SEC_TAKE, S_SEC_UP, S_TABLE, S_TRUNC,
     S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, ST_LEN,
 )
@@ -100,7 +100,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, w
     observe(st2, cfg, seat, kind, row2)
     diag[D_CHECKED] += 1
     for i in range(OBS_LEN):
-        if i != O_GVER and row2[i] != row[i]:
+        if i != O_GVER and (i < O_FVER or i >= O_FVER + MAXP) and row2[i] != row[i]:
             diag[D_OBS_DIFF] += 1
             break
     prng[seat] = saved
@@ -131,6 +131,7 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag)
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add_figure(st, p, f):
+    st[S_FVER + p] += 1
     k = st[S_NFIG + p]
     st[S_FIG + p * NFIG + k] = f
     st[S_NFIG + p] = k + 1
@@ -367,6 +368,7 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
                 if f < MEDIA0:
                     if not (st[S_FIGUP + p] >> f) & 1:
                         st[S_FIGUP + p] |= 1 << f
+                        st[S_FVER + p] += 1
                         _log(cfg, log, EV_REVEAL, p, f, 0, 0, 0)
                     break
     for p in range(n):                                         # D4.7
@@ -409,6 +411,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
             if f >= MEDIA0:
                 held[p] += 1
                 st[S_FIGUP + p] |= 1 << f
+                st[S_FVER + p] += 1
     for p in range(n):
         st[S_MEDIA_OWNED + p] = held[p]
         if held[p] == 2:
@@ -446,6 +449,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
             colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, wk, diag)
             st[S_COVER + f] = colour
             st[S_FIGUP + q] |= 1 << f
+            st[S_FVER + q] += 1
             st[S_GVER] += 1
             _log(cfg, log, EV_MEDIA, p, q, f, colour, 0)
 
@@ -655,6 +659,8 @@ def init_state(cfg, key, st, obs, prng, res):
         st[i] = 0
     for i in range(obs.shape[0]):
         obs[i, O_GVER] = -1
+        for p in range(MAXP):
+            obs[i, O_FVER + p] = -1
     for i in range(RES_LEN):
         res[i] = 0
     for f in range(NFIG):

@@ -105,7 +105,8 @@ O_FIGUP = O_NFIG + MAXP          # 5 masks
 O_COVER = O_FIGUP + MAXP         # 14
 O_MEDIA_OWNED = O_COVER + NFIG   # 5 (public once the Scandal phase starts)
 O_FIGS = O_MEDIA_OWNED + MAXP    # 5 x 14: known figure id, -1 face-down unknown, -2 none
-OBS_LEN = O_FIGS + MAXP * NFIG
+O_FVER = O_FIGS + MAXP * NFIG    # 5: versions of the O_FIGS rows (bookkeeping)
+OBS_LEN = O_FVER + MAXP
 O_GAME_FIRST = O_SCORE           # first entry of the game part
 
 S_ARG0 = ST_LEN        # decision argument (K_ALLOC: figure; K_COLOUR: target seat)
@@ -117,7 +118,8 @@ S_ENT_SEAT = S_KIND + MAXP   # 5: winning sides in drawing order: their place (s
 S_ENT_SIDE = S_ENT_SEAT + MAXP   # … their side …
 S_ENT_CARRE = S_ENT_SIDE + MAXP  # … and whether they won with a Carré
 S_ERROR = S_ENT_CARRE + MAXP   # non-zero: an impossible situation the caller reports
-ST_LEN = S_ERROR + 1
+S_FVER = S_ERROR + 1           # 5: bumped when that player's figures change (or are seen)
+ST_LEN = S_FVER + MAXP
 
 NSTREAM = MAXP + 2       # random streams of a game: one per seat, chance, the M2 check
 RNG_CHANCE = MAXP

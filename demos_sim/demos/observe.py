@@ -23,10 +23,10 @@ from numba import njit
 from demos_sim.demos.layout import (
     C_MODE, C_N, C_SIDE, RNG_SCRAMBLE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, MEDIA0, NFIG,
     O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
-    O_FIGUP, O_GAME_FIRST, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
+    O_FIGUP, O_FVER, O_GAME_FIRST, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
     O_PILE_LEFT, O_PUB, O_ROUND, O_SCORE, O_SEAT, O_SEC, O_SEC_TAKE, O_SIDE, O_TABLE,
     O_UNAN_TAKE, O_VETOED, O_VETOES, OBS_LEN, S_ARG0, S_ARG1, S_COVER, S_CUM, S_DEALER,
-    S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV, S_FIG, S_FIGUP, S_GVER, S_HAND,
+    S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV, S_FIG, S_FIGUP, S_FVER, S_GVER, S_HAND,
     S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN, S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC,
     S_SEC_TAKE, S_SEC_UP, S_TABLE, S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, S_TEAMVIEW,
 )
@@ -64,6 +64,10 @@ def observe_game(st, cfg, seat, obs):
         obs[O_FIGUP + p] = up
         obs[O_MEDIA_OWNED + p] = st[S_MEDIA_OWNED + p] if live else 0
         known = live and knows_figures_of(st, cfg, seat, p)
+        ver = (st[S_FVER + p] * 2 + known) if live else -2
+        if obs[O_FVER + p] == ver:
+            continue                      # this player's figures are unchanged
+        obs[O_FVER + p] = ver
         for i in range(NFIG):
             if i >= nf:
                 obs[O_FIGS + p * NFIG + i] = -2
@@ -219,3 +223,5 @@ def scramble_hidden(st, cfg, seat, kind, rng, tmp):
                 st[S_FIG + p * NFIG + i] = figs[k]
                 k += 1
     st[S_GVER] += 1  # the caller rebuilds the observation from scratch
+    for p in range(MAXP):
+        st[S_FVER + p] += 1

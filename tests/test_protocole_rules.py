@@ -8,7 +8,7 @@ the real kernel phases (``_setup`` P1.2, ``_deal`` P1.3/P4.3, ``_play_turns`` P2
 ``t_pscript``: each seat plays the lowest card id in its hand (the highest when
 ``params[1]`` is 1), into its Foyer when that card is in the mask ``params[0]``, else
 into the Selection. Every table runs in check mode, so card conservation is verified at
-every decision and every control (``diag[D_INVARIANT]``).
+every decision, and at the control of a whole round (``diag[D_INVARIANT]``).
 
 Card ids (colour * 6 + symbol): RM 0 RQ 1 RT 2 RS 3 RX 4 RO 5 | BM 6 BQ 7 BT 8 BS 9 BX 10
 BO 11 | GM 12 GQ 13 GT 14 GS 15 GX 16 GO 17 | YM 18 YQ 19 YT 20 YS 21 YX 22 YO 23 |

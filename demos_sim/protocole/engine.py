@@ -30,7 +30,7 @@ Readings of RULES.md made here:
 - P4.2: an eliminated player's Foyer leaves the game unrevealed (controls are made
   "without revealing the cards", seed booklet), so it stays hidden from the others.
 - P4.4: "All but one eliminated" is checked before the Norm size, at every control.
-- P4.5 / P5.2: in coop mode the basic control is applied to every Foyer (a failing Foyer
+- P5.2 / P5.3: in coop mode the basic control is applied to every Foyer (a failing Foyer
   leaves the game as in P4.2) before the loss; the reinforced control is checked only
   when no Foyer failed. ``reinforced_scope`` ``each_player``: every Foyer needs ``need``
   cards with both attributes in the Norm (an empty Foyer has none); ``team``: ``need``

@@ -137,3 +137,29 @@ def test_readme_protocole_norm_selection_doctest():
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 3
+
+
+PLUGIN = '''
+import numba
+from demos_sim.protocole.policies import POLICY_SIG, register
+
+@register("t_first_plugin", description="test plugin: always the first legal option")
+@numba.njit(POLICY_SIG, cache=False)
+def t_first_plugin(cfg, obs, opts, n_opts, params, rng):
+    return 0
+'''
+
+
+def test_plugin_policy_reaches_every_worker(tmp_path):
+    """--plugin registers a user's Protocole policy in the worker processes too."""
+    plugin = tmp_path / "firstplug.py"
+    plugin.write_text(PLUGIN)
+    args = ["simulate", "--game", "protocole", "--plugin", str(plugin), "--policies",
+            "t_first_plugin,cautious,cautious,cautious", "--games", "5000", "--json"]
+    outs = []
+    for workers in ("1", "2"):
+        code, stdout, stderr = run(*args, "--workers", workers)
+        assert code == 0, stderr
+        outs.append(json.loads(stdout))
+    assert outs[0]["policies"][0] == "t_first_plugin"
+    assert outs[0]["seats"] == outs[1]["seats"]

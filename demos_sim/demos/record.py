@@ -7,10 +7,7 @@ game ``g`` of a simulation with seed ``S``; its record seed is ``[S, chunk, inde
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
-from pathlib import Path
 from typing import Iterator
 
 import numpy as np
@@ -21,6 +18,7 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.policies import resolve
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import CHUNK, chunk_game_keys, policy_tuple
+from demos_sim.sim_common import write_jsonl_atomic
 
 CONTRACT = 1
 
@@ -160,19 +158,5 @@ def write_records(path: str | os.PathLike, config: DemosConfig, specs: list[str]
     """Write ``games`` records as JSON Lines, atomically (a temp file renamed at the end)."""
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
-    path = Path(path)
-    if path.parent and not path.parent.exists():
-        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for rec in iter_records(config, specs, games, seed):
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return games
+    resolve(specs, config.players)
+    return write_jsonl_atomic(path, iter_records(config, specs, games, seed))

@@ -59,9 +59,16 @@ def aggregate(res: np.ndarray) -> np.ndarray:
     return agg
 
 
-def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-              plugins: tuple, chunk: int, count: int) -> np.ndarray:
-    """Play one chunk and return its aggregate vector (a worker's whole job)."""
+def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
+               plugins: tuple, chunk: int, count: int) -> np.ndarray:
+    """Play games ``0 … count-1`` of chunk ``chunk``; per-game result rows.
+
+    Returns
+    -------
+    ndarray(int64, ndim=2), shape (count, RES_LEN): row ``g`` is game ``g`` of the chunk
+    (columns ``R_*`` of :mod:`demos_sim.demos.layout`). The experiment runner
+    (:mod:`demos_sim.runner`) turns these rows into its own per-chunk aggregates.
+    """
     from demos_sim.demos.engine import DIAG_LEN, check_errors, play_batch
     from demos_sim.registry import load_plugin
 
@@ -74,7 +81,13 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     diag = np.zeros(DIAG_LEN, np.int64)
     play_batch(fns, cfg_arr, params, keys, res, diag)
     check_errors(diag)
-    return aggregate(res)
+    return res
+
+
+def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
+              plugins: tuple, chunk: int, count: int) -> np.ndarray:
+    """Play one chunk and return its aggregate vector (a worker's whole job)."""
+    return aggregate(play_chunk(cfg_arr, specs, seed, players, plugins, chunk, count))
 
 
 @dataclass

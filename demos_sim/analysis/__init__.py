@@ -1,0 +1,1 @@
+"""Statistics over the runner's exact aggregates: intervals and paired differences."""

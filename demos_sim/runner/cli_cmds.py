@@ -1,0 +1,92 @@
+"""``demos-sim run`` and ``demos-sim report``: parse, call, print (registered in cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+
+def add_run_parser(sub) -> None:
+    rp = sub.add_parser("run", help="run an experiment file (TOML) into results/<name>/",
+                        description="Run an experiment file: every grid point on the same "
+                                    "deals, chunk by chunk; resumes from finished chunks.")
+    rp.add_argument("experiment", metavar="EXPERIMENT.toml")
+    rp.add_argument("--games", type=int, default=None,
+                    help="games per grid point (under a stopping rule: its maximum)")
+    rp.add_argument("--workers", type=int, default=1,
+                    help="worker processes (local) or LocalCluster workers (dask)")
+    rp.add_argument("--backend", choices=("local", "dask"), default="local",
+                    help="local: joblib processes; dask: distributed (LocalCluster "
+                         "unless --scheduler)")
+    rp.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    rp.add_argument("--out", metavar="DIR", default=None,
+                    help="results folder (default results/<experiment name>)")
+    rp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    rp.set_defaults(func=cmd_run)
+
+
+def add_report_parser(sub) -> None:
+    pp = sub.add_parser("report", help="HTML + Markdown report of a results folder",
+                        description="Write report.html, report.md and plots/*.png for a "
+                                    "results folder written by `demos-sim run`.")
+    pp.add_argument("results", metavar="RESULTS_DIR")
+    pp.add_argument("--out", metavar="DIR", default=None,
+                    help="where to write the report (default: the results folder)")
+    pp.set_defaults(func=cmd_report)
+
+
+def _ci(lo, hi) -> str:
+    return f"[{lo:.4f}, {hi:.4f}]"
+
+
+def print_summary(res) -> None:
+    df, meta = res.results, res.meta
+    print(f"experiment {meta['experiment']['name']}: {meta['title']}, "
+          f"{len(meta['points'])} grid point(s), {meta['games_per_point']} games each, "
+          f"seed {meta['seed']} (stopped by {meta['stopped_by']})")
+    for p in meta["points"]:
+        rows = df[df["point"] == p["point"]]
+        ws = rows[rows["metric"] == "win_share"]
+        ref = "" if p["ref_point"] is None else f"   (paired differences vs point {p['ref_point']})"
+        print(f"[{p['point']}] {p['players']}p {p['label']}{ref}")
+        for _, r in ws.iterrows():
+            line = f"   side {r['side']:>2}  win share {r['mean']:.4f} {_ci(r['ci_low'], r['ci_high'])}"
+            if not math.isnan(r["diff"]):
+                line += f"   diff {r['diff']:+.4f} {_ci(r['diff_ci_low'], r['diff_ci_high'])}"
+            print(line)
+        extra = []
+        for m, what in (("no_winner", "no winner"), ("truncated", "truncated"),
+                        ("rounds", "rounds/game")):
+            r = rows[rows["metric"] == m]
+            if len(r):
+                extra.append(f"{what} {r['mean'].iloc[0]:.4f}")
+        print("   " + "   ".join(extra))
+    rate = meta["games_per_s"]
+    speed = f", {rate:,.0f} games/s" if rate else ""
+    print(f"played {meta['games_played_this_run']} games now, {meta['games_resumed']} "
+          f"from finished chunks{speed} ({meta['backend']}, {meta['workers']} worker"
+          f"{'s' if meta['workers'] > 1 else ''}, {meta['wall_s']:.1f} s)")
+    print(f"wrote {res.out}/results.parquet, histograms.parquet, meta.json")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from demos_sim.runner.experiment import load_experiment
+    from demos_sim.runner.run import run_experiment
+
+    exp = load_experiment(args.experiment)
+    if args.games is not None:
+        exp = exp.with_games(args.games)
+    res = run_experiment(exp, out=args.out, workers=args.workers, backend=args.backend,
+                         scheduler=args.scheduler, quiet=args.quiet)
+    if not args.quiet:
+        print_summary(res)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from demos_sim.report import build_report
+
+    html, md = build_report(args.results, out=args.out)
+    print(f"wrote {html} and {md}")
+    return 0

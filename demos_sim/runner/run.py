@@ -1,0 +1,208 @@
+"""Run an experiment: schedule chunks, store each one, resume, stop, write the tables.
+
+Games of every grid point are numbered and chunked exactly as in
+:mod:`demos_sim.sim_common` (chunk ``c`` is seeded by ``SeedSequence(seed,
+spawn_key=(c,))``), and every grid point of a block plays the same chunks, so the deals
+are common to all of them. A *task* is one (block, chunk): it plays that chunk at every
+grid point of the block and returns its exact integer aggregate
+(:mod:`demos_sim.runner.tasks`), which is written at once, atomically, to the chunk store
+(:mod:`demos_sim.runner.store`).
+
+Chunks are added to the running totals strictly in chunk order (a chunk that finishes
+early waits, in memory, for the ones before it; at most ``2 × workers`` are in flight).
+So the totals after chunk ``k`` are the same whatever the backend, the number of
+workers or the order in which chunks finished — and a stopping rule, checked after every
+chunk, stops at the same chunk. A run started again on the same folder reads the chunks
+already stored instead of playing them: nothing is lost, nothing counted twice.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import json
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from demos_sim.runner.experiment import Experiment
+from demos_sim.runner.store import ChunkStore, atomic_write_bytes, atomic_write_text, \
+    fingerprint, sha256_file
+from demos_sim.runner.tables import build_tables, tracked_half_widths
+from demos_sim.runner.tasks import add_into, play_task
+from demos_sim.sim_common import CHUNK, chunks_of
+
+RESULTS = "results.parquet"
+HISTOGRAMS = "histograms.parquet"
+META = "meta.json"
+
+
+@dataclass
+class RunResult:
+    out: Path
+    meta: dict
+    results: object        # pandas DataFrame
+    histograms: object
+
+
+def _versions() -> dict:
+    import dask
+    import distributed
+    import joblib
+    import numba
+    import numpy
+    import pandas
+    import pyarrow
+
+    return {"python": platform.python_version(), "numpy": numpy.__version__,
+            "numba": numba.__version__, "pandas": pandas.__version__,
+            "pyarrow": pyarrow.__version__, "joblib": joblib.__version__,
+            "dask": dask.__version__, "distributed": distributed.__version__}
+
+
+def _task_points(exp: Experiment, block: int) -> list[tuple]:
+    return [(i, exp.points[i].config, exp.points[i].policies, exp.points[i].ref)
+            for i in exp.blocks[block].points]
+
+
+def _progress(total: int, initial: int, quiet: bool):
+    from tqdm import tqdm
+
+    disable = quiet or not sys.stderr.isatty()
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, disable=disable,
+                dynamic_ncols=True, smoothing=0.05, file=sys.stderr)
+
+
+def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
+                   backend: str = "local", scheduler: str | None = None,
+                   quiet: bool = False, dask_processes: bool = True) -> RunResult:
+    """Run (or resume) ``exp`` into ``out`` (default ``results/<name>``); see the module doc."""
+    from demos_sim import __version__
+    from demos_sim.provenance import git_revision
+    from demos_sim.runner.backends import make_backend
+
+    t_start = time.perf_counter()
+    out = Path(out) if out is not None else Path("results") / exp.name
+    fp = fingerprint(exp)
+    be = make_backend(backend, workers, scheduler, dask_processes)   # refuses bad options
+    store = None
+    try:
+        store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
+                                     "canonical": exp.canonical()})
+        chunks = chunks_of(exp.games)
+        nb = len(exp.blocks)
+        pts = [len(b.points) for b in exp.blocks]
+        jobs = [(b, c, k) for c, k in chunks for b in range(nb)]
+        finished = store.finished() & set(jobs)
+        todo = [j for j in jobs if j not in finished]
+        resumed = sum(k * pts[b] for b, _, k in finished)
+        bar = _progress(sum(k * pts[b] for b, _, k in jobs), resumed, quiet)
+
+        totals: list[dict | None] = [None] * nb
+        ready: dict[tuple[int, int], dict] = {}    # finished, not yet added (chunk order)
+        state = {"k": 0, "stopped": None, "widest": None}
+
+        def fold():
+            while state["k"] < len(chunks) and state["stopped"] is None:
+                c, k = chunks[state["k"]]
+                if not all((b, c) in ready or (b, c, k) in finished for b in range(nb)):
+                    return
+                for b in range(nb):
+                    agg = ready.pop((b, c), None)
+                    if agg is None:
+                        agg = store.load(b, c, k)
+                    totals[b] = add_into(totals[b], agg)
+                state["k"] += 1
+                if exp.stop is not None:
+                    widths = tracked_half_widths(exp, totals)
+                    state["widest"] = max(w for _, w in widths)
+                    if state["widest"] <= exp.stop.half_width:
+                        state["stopped"] = "half_width"
+
+        fold()
+        played, t_play, play_s = 0, None, 0.0
+        queue = iter(todo)
+        inflight: dict = {}
+        exhausted = False
+        try:
+            if state["stopped"] is None and todo:
+                b0, c0, _ = todo[0]
+                be.warm(play_task, exp.game, exp.seed, c0, 1, _task_points(exp, b0),
+                        exp.plugins)
+            t_play = time.perf_counter()
+            while True:
+                while (state["stopped"] is None and not exhausted
+                       and len(inflight) < 2 * be.workers):
+                    job = next(queue, None)
+                    if job is None:
+                        exhausted = True
+                        break
+                    b, c, k = job
+                    fut = be.submit(play_task, exp.game, exp.seed, c, k, _task_points(exp, b),
+                                    exp.plugins)
+                    inflight[fut] = job
+                if not inflight:
+                    break
+                done, _ = be.wait_any(set(inflight))
+                for fut in done:
+                    b, c, k = inflight.pop(fut)
+                    agg = fut.result()
+                    store.save(b, c, k, agg)
+                    finished.add((b, c, k))
+                    played += k * pts[b]
+                    bar.update(k * pts[b])
+                    if state["stopped"] is None:
+                        ready[(b, c)] = agg
+                fold()
+            play_s = time.perf_counter() - t_play
+        finally:
+            bar.close()
+        if state["stopped"] is None:
+            state["stopped"] = "max_games" if exp.stop is not None else "games"
+
+        k_done = state["k"]
+        games = sum(k for _, k in chunks[:k_done])
+        results, hists = build_tables(exp, totals)
+        buf = io.BytesIO()
+        results.to_parquet(buf, index=False)
+        atomic_write_bytes(out / RESULTS, buf.getvalue())
+        buf = io.BytesIO()
+        hists.to_parquet(buf, index=False)
+        atomic_write_bytes(out / HISTOGRAMS, buf.getvalue())
+
+        meta = {
+            "experiment": {"name": exp.name, "path": exp.path, "description": exp.description,
+                           "file": exp.text, "parsed": exp.data},
+            "game": exp.game, "title": exp.adapter.title, "seed": exp.seed,
+            "settings": exp.settings, "grid_keys": list(exp.grid_keys),
+            "metrics": list(exp.metrics),
+            "points": [{"point": p.index, "block": p.block, "players": p.players,
+                        "label": p.label, "values": p.values,
+                        "config": exp.adapter.describe(p.config), "policies": list(p.policies),
+                        "ref_point": p.ref,
+                        "sides": exp.adapter.labels(p.config, "side")} for p in exp.points],
+            "games_per_point": games, "chunks": k_done, "chunk_size": CHUNK,
+            "games_played": games * len(exp.points),
+            "stop": None if exp.stop is None else {
+                "half_width": exp.stop.half_width, "max_games": exp.stop.max_games,
+                "track": list(exp.stop.track), "widest_half_width": state["widest"]},
+            "stopped_by": state["stopped"],
+            "games_played_this_run": played, "games_resumed": resumed,
+            "play_s": play_s, "wall_s": time.perf_counter() - t_start,
+            "games_per_s": played / play_s if played and play_s > 0 else None,
+            "backend": be.name, "workers": be.workers, "scheduler": scheduler,
+            "fingerprint": fp, "version": __version__, "git_revision": git_revision(),
+            "versions": _versions(),
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "files": {RESULTS: sha256_file(out / RESULTS),
+                      HISTOGRAMS: sha256_file(out / HISTOGRAMS)},
+            "other_fingerprints": store.other_fingerprints(),
+        }
+        atomic_write_text(out / META, json.dumps(meta, indent=1, default=str) + "\n")
+        return RunResult(out, meta, results, hists)
+    finally:
+        if store is not None:
+            store.close()
+        be.close()

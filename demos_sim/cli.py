@@ -193,6 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--game", default="demos", help="demos or protocole")
     pp.add_argument("--plugin", action="append", default=[], help="import extra policies")
     pp.set_defaults(func=cmd_policies)
+    from demos_sim.runner.cli_cmds import add_report_parser, add_run_parser
+    add_run_parser(sub)      # demos-sim run EXPERIMENT.toml (issue #4)
+    add_report_parser(sub)   # demos-sim report RESULTS_DIR
     return ap
 
 

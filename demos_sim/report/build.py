@@ -111,7 +111,8 @@ def _hist_plot(meta, hist, metric: str, xlabel: str) -> bytes:
             width = int(rows["width"].iloc[0])
             lo = np.arange(r.index.min(), r.index.max() + width, width)
             counts = r.reindex(lo, fill_value=0).to_numpy()
-            ax.step(lo, counts / counts.sum(), where="post", label=p["label"])
+            edges = np.append(lo, lo[-1] + width) - (0.5 if width == 1 else 0.0)
+            ax.stairs(counts / counts.sum(), edges, label=p["label"], lw=1.5)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("fraction")
         pts = [p for p in meta["points"] if p["block"] == b]

@@ -51,7 +51,8 @@ def print_summary(res) -> None:
         ref = "" if p["ref_point"] is None else f"   (paired differences vs point {p['ref_point']})"
         print(f"[{p['point']}] {p['players']}p {p['label']}{ref}")
         for _, r in ws.iterrows():
-            line = f"   side {r['side']:>2}  win share {r['mean']:.4f} {_ci(r['ci_low'], r['ci_high'])}"
+            ci = _ci(r["ci_low"], r["ci_high"])
+            line = f"   side {r['side']:>2}  win share {r['mean']:.4f} {ci}"
             if not math.isnan(r["diff"]):
                 line += f"   diff {r['diff']:+.4f} {_ci(r['diff_ci_low'], r['diff_ci_high'])}"
             print(line)

@@ -67,12 +67,12 @@ def _task_points(exp: Experiment, block: int) -> list[tuple]:
             for i in exp.blocks[block].points]
 
 
-def _progress(total: int, initial: int, quiet: bool):
+def _progress(total: int, initial: int, quiet: bool, desc: str):
     from tqdm import tqdm
 
     disable = quiet or not sys.stderr.isatty()
-    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, disable=disable,
-                dynamic_ncols=True, smoothing=0.05, file=sys.stderr)
+    return tqdm(total=total, initial=initial, desc=desc, unit="game", unit_scale=True,
+                disable=disable, dynamic_ncols=True, smoothing=0.05, file=sys.stderr)
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
@@ -98,7 +98,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
         finished = store.finished() & set(jobs)
         todo = [j for j in jobs if j not in finished]
         resumed = sum(k * pts[b] for b, _, k in finished)
-        bar = _progress(sum(k * pts[b] for b, _, k in jobs), resumed, quiet)
+        bar = _progress(sum(k * pts[b] for b, _, k in jobs), resumed, quiet, exp.name)
 
         totals: list[dict | None] = [None] * nb
         ready: dict[tuple[int, int], dict] = {}    # finished, not yet added (chunk order)

@@ -149,8 +149,8 @@ class ChunkStore:
 
     def save(self, block: int, chunk: int, count: int, agg: dict[str, np.ndarray]) -> None:
         buf = io.BytesIO()
-        np.savez(buf, _header=np.array([block, chunk, count], np.int64),
-                 _fingerprint=np.array(self.fp), **agg)
+        np.savez_compressed(buf, _header=np.array([block, chunk, count], np.int64),
+                            _fingerprint=np.array(self.fp), **agg)
         atomic_write_bytes(self.path(block, chunk, count), buf.getvalue())
 
     def load(self, block: int, chunk: int, count: int) -> dict[str, np.ndarray]:

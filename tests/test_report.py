@@ -1,0 +1,61 @@
+"""`demos-sim report`: HTML and Markdown with PNG plots, stamped, from a small run."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from demos_sim.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "experiments" / "smoke.toml"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "smoke"
+    assert main(["run", str(SMOKE), "--games", "1500", "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_report_builds_html_markdown_and_plots(results, capsys):
+    assert main(["report", str(results)]) == 0
+    assert "report.html" in capsys.readouterr().out
+    meta = json.loads((results / "meta.json").read_text())
+    for name in ("win_share", "win_share_diff", "points", "rounds"):
+        assert (results / "plots" / f"{name}.png").read_bytes().startswith(PNG)
+    md = (results / "report.md").read_text()
+    page = (results / "report.html").read_text()
+    for text in (md, page):
+        assert "smoke" in text and "carre_points=20" in text
+        assert f"git {meta['git_revision']}" in text
+        assert f"demos-sim {meta['version']}" in text
+        assert "numba " + meta["versions"]["numba"] in text
+        assert "1500 per grid point" in text
+    assert "| seed | 1 |" in md
+    assert "![Win share by side" in md and "(plots/win_share.png)" in md
+    assert "<td>seed</td><td>1</td>" in page
+    assert page.count('src="data:image/png;base64,') == 4
+    # every win-share row of the table is in the summary: 2 points × 4 seats
+    assert sum(1 for line in md.splitlines() if line.startswith("| 1 | 4 | carre_points=20 |")
+               and "0.0" in line) >= 4
+
+
+def test_report_into_another_folder(results, tmp_path):
+    assert main(["report", str(results), "--out", str(tmp_path / "rep")]) == 0
+    assert (tmp_path / "rep" / "report.html").exists()
+    assert (tmp_path / "rep" / "plots" / "rounds.png").exists()
+
+
+def test_report_refuses_a_folder_that_is_not_a_finished_run(tmp_path, results, capsys):
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no meta.json" in capsys.readouterr().err
+    bad = tmp_path / "copy"
+    bad.mkdir()
+    for f in ("meta.json", "results.parquet", "histograms.parquet"):
+        (bad / f).write_bytes((results / f).read_bytes())
+    (bad / "results.parquet").write_bytes(b"PAR1 not the table meta.json describes")
+    assert main(["report", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "results.parquet does not match meta.json" in err and err.count("\n") == 1

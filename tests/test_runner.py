@@ -1,0 +1,239 @@
+"""The experiment runner: same numbers as `simulate`, determinism across workers and
+backends, common random numbers, exact paired statistics, the stopping rule, blocks."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from demos_sim.cli import main
+from demos_sim.demos.rules import DemosConfig
+from demos_sim.demos.sim import simulate
+from demos_sim.runner import load_experiment, run_experiment
+from demos_sim.runner.games import SHARE_SCALE, adapter
+from demos_sim.sim_common import CHUNK
+
+ROOT = Path(__file__).resolve().parents[1]
+SMOKE = ROOT / "experiments" / "smoke.toml"
+
+
+def write(tmp_path, text, name="exp.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_smoke_points_are_the_games_of_simulate(tmp_path):
+    """Grid point c of the runner plays exactly `simulate`'s games for that config and seed."""
+    exp = load_experiment(SMOKE).with_games(CHUNK + 904)          # a partial second chunk
+    res = run_experiment(exp, out=tmp_path / "r", quiet=True)
+    df = res.results
+    for point, carre in ((0, 30), (1, 20)):
+        s = simulate(DemosConfig(variants={"carre_points": carre}), ["greedy"], CHUNK + 904,
+                     exp.seed).summary()
+        rows = df[(df["point"] == point)]
+        ws = rows[rows["metric"] == "win_share"].sort_values("side")
+        for side, r in zip(s["sides"], ws.itertuples()):
+            assert r.mean == pytest.approx(side["share"], abs=1e-12)
+            assert [r.ci_low, r.ci_high] == pytest.approx(side["ci95"], abs=1e-12)
+            assert r.count == side["wins"]
+        one = rows.set_index("metric")
+        assert one.loc["rounds", "mean"] == pytest.approx(s["mean_rounds"], abs=1e-12)
+        assert one.loc["no_winner", "mean"] == pytest.approx(s["no_winner_share"], abs=1e-12)
+        assert one.loc["vetoes", "mean"] == pytest.approx(s["vetoes_per_game"], abs=1e-12)
+        # M1: shares + no winner + truncated = 1 at every point
+        total = ws["mean"].sum() + one.loc["no_winner", "mean"] + one.loc["truncated", "mean"]
+        assert total == pytest.approx(1.0, abs=1e-12)
+    assert res.meta["games_per_point"] == CHUNK + 904 and res.meta["stopped_by"] == "games"
+
+
+def test_same_tables_for_1_and_2_workers_and_dask(tmp_path):
+    exp = load_experiment(SMOKE).with_games(2 * CHUNK + 500)
+    runs = {
+        "one": dict(workers=1),
+        "two": dict(workers=2),
+        "dask": dict(workers=2, backend="dask", dask_processes=False),
+    }
+    out = {}
+    for name, kw in runs.items():
+        res = run_experiment(exp, out=tmp_path / name, quiet=True, **kw)
+        assert res.meta["games_played_this_run"] == 2 * (2 * CHUNK + 500)
+        out[name] = [(tmp_path / name / f).read_bytes()
+                     for f in ("results.parquet", "histograms.parquet")]
+    assert out["one"] == out["two"] == out["dask"]          # bitwise identical files
+
+
+def test_cli_dask_local_cluster_of_processes_gives_the_same_table(tmp_path, capsys):
+    args = ["run", str(SMOKE), "--games", "3000", "--quiet"]
+    assert main(args + ["--out", str(tmp_path / "a")]) == 0
+    assert main(args + ["--out", str(tmp_path / "b"), "--backend", "dask", "--workers", "2"]) == 0
+    a, b = (pd.read_parquet(tmp_path / d / "results.parquet") for d in "ab")
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    meta = json.loads((tmp_path / "b" / "meta.json").read_text())
+    assert meta["backend"] == "dask" and meta["workers"] == 2
+    assert capsys.readouterr().out == ""                    # --quiet
+
+
+def test_points_play_the_same_deals(tmp_path):
+    """round_cap 200 vs 300 changes nothing when no game reaches 200 rounds: with common
+    random numbers every paired difference is exactly 0, with sd 0."""
+    path = write(tmp_path, 'game = "demos"\nseed = 11\ngames = 3000\n'
+                           '[grid]\nround_cap = [200, 300]\n')
+    df = run_experiment(load_experiment(path), out=tmp_path / "r", quiet=True).results
+    other = df[df["point"] == 1]
+    assert (other["diff"] == 0).all() and (other["diff_sd"] == 0).all()
+    assert (other["diff_ci_low"] == 0).all() and (other["diff_ci_high"] == 0).all()
+    assert (df[df["metric"] == "truncated"]["mean"] == 0).all()
+
+
+def test_paired_sd_is_the_sd_of_per_game_differences(tmp_path):
+    exp = load_experiment(SMOKE).with_games(CHUNK)
+    df = run_experiment(exp, out=tmp_path / "r", quiet=True).results
+    ad = adapter("demos")
+    x = [ad.play(p.config, list(p.policies), (), exp.seed, 0, CHUNK) for p in exp.points]
+    for metric, scale in (("win_share", SHARE_SCALE), ("points", 1), ("rounds", 1)):
+        d = (x[1][metric] - x[0][metric]) / scale
+        rows = df[(df["point"] == 1) & (df["metric"] == metric)]
+        assert rows["diff"].to_numpy() == pytest.approx(d.mean(axis=0), rel=1e-12, abs=1e-15)
+        assert rows["diff_sd"].to_numpy() == pytest.approx(d.std(axis=0, ddof=1), rel=1e-9)
+        # pairing helps: the paired sd is below the unpaired sqrt(sd_x^2 + sd_y^2)
+        ref = df[(df["point"] == 0) & (df["metric"] == metric)]
+        unpaired = np.hypot(rows["sd"].to_numpy(), ref["sd"].to_numpy())
+        assert (rows["diff_sd"].to_numpy() < unpaired).all()
+
+
+def test_histograms_count_every_game(tmp_path):
+    exp = load_experiment(SMOKE).with_games(2000)
+    res = run_experiment(exp, out=tmp_path / "r", quiet=True)
+    h = res.histograms
+    for (point, metric, side), g in h.groupby(["point", "metric", "side"]):
+        assert g["count"].sum() == 2000
+    assert set(h[h["metric"] == "points"]["side"]) == {"0", "1", "2", "3"}
+    assert (h[h["metric"] == "points"]["width"] == 5).all()
+
+
+STOP = """
+game = "demos"
+seed = 3
+[grid]
+carre_points = [30, 20]
+[stop]
+half_width = 0.012
+max_games = 40960
+track = ["win_share", "diff:win_share"]
+"""
+
+
+def test_stopping_rule_stops_at_the_first_chunk_narrow_enough(tmp_path):
+    """Seeded: with one chunk (4096 games) some win-share half-width is above 0.012
+    (≈ 1.96·0.4/√4096 = 0.0123), with two every tracked one is below; the run stops there,
+    with 1 or 2 workers alike."""
+    exp = load_experiment(write(tmp_path, STOP))
+    res = run_experiment(exp, out=tmp_path / "r", quiet=True)
+    table = (tmp_path / "r" / "results.parquet").read_bytes()
+    m = res.meta
+    assert m["stopped_by"] == "half_width" and m["games_per_point"] == 2 * CHUNK
+    df = res.results
+    ws = df[df["metric"] == "win_share"]
+    assert (ws["half_width"] <= 0.012).all()
+    assert (ws["diff_half_width"].dropna() <= 0.012).all()
+    assert m["stop"]["widest_half_width"] == pytest.approx(
+        max(ws["half_width"].max(), ws["diff_half_width"].max()))
+    # one chunk fewer (read back from the store, not replayed): not narrow enough yet
+    short = run_experiment(exp.with_games(CHUNK), out=tmp_path / "r", quiet=True)
+    assert short.meta["games_played_this_run"] == 0
+    assert short.meta["stopped_by"] == "max_games"
+    assert short.results[short.results["metric"] == "win_share"]["half_width"].max() > 0.012
+    two = run_experiment(exp, out=tmp_path / "two", workers=2, quiet=True)
+    assert two.meta["games_per_point"] == 2 * CHUNK
+    assert (tmp_path / "two" / "results.parquet").read_bytes() == table
+
+
+def test_player_counts_are_blocks_with_their_own_reference(tmp_path):
+    path = write(tmp_path, """
+game = "demos"
+seed = 5
+games = 300
+players = [3, 5]
+[grid]
+policies = [["greedy"], ["random", "greedy"]]
+""")
+    # ["random", "greedy"] names 2 policies: refused for 3 and 5 players
+    with pytest.raises(Exception, match="grid.policies"):
+        load_experiment(path)
+    path.write_text(path.read_text().replace('["random", "greedy"]', '["random"]'))
+    exp = load_experiment(path)
+    assert [(b.players, b.points, b.ref) for b in exp.blocks] == [(3, (0, 1), 0), (5, (2, 3), 2)]
+    df = run_experiment(exp, out=tmp_path / "r", quiet=True).results
+    ws = df[df["metric"] == "win_share"]
+    assert ws.groupby("point").size().tolist() == [3, 3, 5, 5]
+    assert ws.groupby("point")["ref_point"].first().tolist()[1::2] == [0, 2]
+    assert set(df["policies"]) == {"greedy", "random"}
+
+
+def test_team_mode_rows_are_sides(tmp_path):
+    path = write(tmp_path, 'game = "demos"\nseed = 2\ngames = 300\nmode = "2v2+1"\n'
+                           'policies = "greedy,random,greedy,random,greedy"\n')
+    df = run_experiment(load_experiment(path), out=tmp_path / "r", quiet=True).results
+    ws = df[df["metric"] == "win_share"]
+    assert ws[["side", "seats"]].values.tolist() == [["A", "0,2"], ["B", "1,3"], ["I", "4"]]
+    assert (df[df["metric"] == "points"]["side"] == ["0", "1", "2", "3", "4"]).all()
+    assert ws["ref_point"].isna().all() and ws["diff"].isna().all()
+
+
+def test_a_changed_experiment_is_not_mixed_with_old_chunks(tmp_path):
+    path = write(tmp_path, SMOKE.read_text())
+    a = run_experiment(load_experiment(path).with_games(1000), out=tmp_path / "r", quiet=True)
+    path.write_text(path.read_text().replace("seed = 1", "seed = 2"))
+    b = run_experiment(load_experiment(path).with_games(1000), out=tmp_path / "r", quiet=True)
+    assert b.meta["games_resumed"] == 0 and b.meta["fingerprint"] != a.meta["fingerprint"]
+    assert b.meta["other_fingerprints"] == [a.meta["fingerprint"]]
+    assert not a.results["mean"].equals(b.results["mean"])
+
+
+def test_chunk_files_are_small_and_one_per_block_and_chunk(tmp_path):
+    exp = load_experiment(SMOKE).with_games(3 * CHUNK)
+    res = run_experiment(exp, out=tmp_path / "r", quiet=True)
+    files = sorted((tmp_path / "r" / "chunks" / res.meta["fingerprint"]).glob("*.npz"))
+    assert [f.name for f in files] == [f"b0-c{c}-n{CHUNK}.npz" for c in range(3)]
+    assert all(f.stat().st_size < 64_000 for f in files)    # aggregates, not per-game data
+
+
+def _run_on_a_terminal(args):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    p = subprocess.Popen([sys.executable, "-m", "demos_sim.cli", *args], stdout=subprocess.DEVNULL,
+                         stderr=slave, cwd=ROOT)
+    os.close(slave)
+    buf = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:                   # the child closed the terminal
+            break
+        if not data:
+            break
+        buf += data
+    os.close(master)
+    assert p.wait(timeout=120) == 0
+    return buf.decode(errors="replace")
+
+
+def test_progress_bar_on_a_terminal_only(tmp_path, capsys):
+    args = ["run", str(SMOKE), "--games", "9000", "--out"]
+    shown = _run_on_a_terminal(args + [str(tmp_path / "a")])
+    assert "game/s" in shown and "18.0k/18.0k" in shown and "smoke" in shown
+    assert _run_on_a_terminal(args + [str(tmp_path / "b"), "--quiet"]) == ""
+    assert main(args + [str(tmp_path / "c")]) == 0        # not a terminal: no bar
+    out, err = capsys.readouterr()
+    assert err == "" and "experiment smoke" in out and "games/s" in out

@@ -13,8 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/demos-sim simulate --game demos --rules full --mode individual --players 4 \
-	    --games 100000 --seed 1 --policies greedy
+	$(VENV)/bin/demos-sim run experiments/demo.toml --workers 2
+	$(VENV)/bin/demos-sim report results/demo/
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -85,8 +85,8 @@ def _shares_plot(meta, df, diff: bool) -> bytes:
             y = r[col].to_numpy()
             ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt="o", capsize=3, label=p["label"])
         ax.set_xticks(np.arange(len(sides)), sides)
-        ax.set_xlabel("side" if meta["points"][0]["config"].get("mode", "") not in
-                      ("individual", "each") else "seat")
+        one_seat_sides = bool(pts) and pts[0]["sides"] == [str(i) for i in range(pts[0]["players"])]
+        ax.set_xlabel("seat" if one_seat_sides else "side")
         if diff:
             ax.axhline(0.0, color="0.4", lw=0.8, ls="--")
             ref = next(p for p in meta["points"] if p["point"] == pts[0]["ref_point"])

@@ -17,6 +17,7 @@ same chunk seeds), and each grid point is compared with the block's *reference* 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -91,8 +92,6 @@ class Experiment:
 
     def with_games(self, games: int) -> "Experiment":
         """The same experiment with ``--games``: the game count, or the stop rule's maximum."""
-        import dataclasses
-
         if games < 1:
             raise ConfigError(f"--games must be at least 1, got {games}")
         stop = self.stop and dataclasses.replace(self.stop, max_games=games)
@@ -370,8 +369,6 @@ def load_experiment(path: str | Path) -> Experiment:
                                 tuple(specs), None))
         idx = tuple(range(first, len(points)))
         blocks.append(Block(b, points[first].players, idx, ref))
-    import dataclasses
-
     for blk in blocks:
         for i in blk.points:
             if i != blk.ref and len(blk.points) > 1:

@@ -82,6 +82,10 @@ class GameAdapter:
         """Labels of the sides or seats of ``config`` (level "side" or "seat")."""
         raise NotImplementedError
 
+    def side_seats(self, config) -> list[list[int]]:
+        """Seats of every side, indexed like ``labels(config, "side")``."""
+        return [[i] for i in range(self.players_of(config))]
+
     def describe(self, config) -> dict:
         """The configuration as plain JSON (every variant with its value in force)."""
         raise NotImplementedError
@@ -164,6 +168,11 @@ class DemosAdapter(GameAdapter):
         if level == "side":
             return config.side_labels()
         return [str(i) for i in range(config.players)]
+
+    def side_seats(self, config):
+        sides = config.side_of_seat()
+        return [[i for i, s in enumerate(sides) if s == j]
+                for j in range(len(config.side_labels()))]
 
     def describe(self, config):
         return {"rules": config.rules, "mode": config.mode, "players": config.players,

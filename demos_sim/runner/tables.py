@@ -54,10 +54,8 @@ def _who(exp, point, level):
     labels = ad.labels(point.config, level)
     if level == "seat":
         return [(lab, lab) for lab in labels]
-    side_of = point.config.side_of_seat() if hasattr(point.config, "side_of_seat") else \
-        list(range(len(labels)))
-    return [(lab, ",".join(str(i) for i, s in enumerate(side_of) if s == j))
-            for j, lab in enumerate(labels)]
+    seats = ad.side_seats(point.config)
+    return [(lab, ",".join(map(str, seats[j]))) for j, lab in enumerate(labels)]
 
 
 def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -331,3 +331,6 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     if kind == K_COLOUR:
         return _greedy_colour(obs, seat)
     return 0
+
+
+from demos_sim.demos.policies import heuristic  # noqa: E402,F401  (registers "heuristic")

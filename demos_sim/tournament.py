@@ -1,0 +1,404 @@
+"""Tournaments between policies: seat rotations on common deals, paired intervals, ratings.
+
+**Two policies, individual games** (DĒMOS individual modes, Protocole *each for
+themselves*). A seat pattern alternates the two policies (``ABAB`` for 4 players); the
+rotations are every cyclic shift of that pattern and of its complement, without repeats
+(4 players: ``ABAB``, ``BABA``; 3 players: ``ABA BAA AAB BAB ABB BBA``), so each policy
+holds every seat equally often. Every rotation plays the **same deals**: deal ``g`` is game
+``g`` of the seed (:mod:`demos_sim.sim_common` keys), so rotations differ only by who sits
+where.
+
+For deal ``g``, ``a_g`` is the sum over rotations of A's seats' M1 shares (a shared win
+between ``k`` counts ``1/k`` to each winner), ``b_g`` the same for B. A games without a
+winner gives nothing to either.
+
+- **win share** of A: ``W = Σa / Σ(a + b)`` — A's part of all the wins the two policies
+  took; 0.5 is a fair result. Its 95% interval is the delta-method interval of a ratio of
+  means over deals (``z_g = a_g − W (a_g + b_g)``; ``se = sd(z) / (mean(a + b) √n)``).
+- **paired comparison**: ``d_g = (a_g − b_g) / R`` (R rotations: wins per game, A minus
+  B) on the same deals, mean and 95% normal interval, plus the share of deals A wins.
+
+**Two policies, cooperative games** (Protocole *all together*): each policy plays every
+seat, on the same deals; win rates with their intervals and the paired difference.
+
+**More than two policies**: every pair plays a two-policy tournament; the pairwise win
+totals give a Bradley–Terry fit (MM iterations, Hunter 2004) reported as Elo-scaled
+ratings (``400·log10`` of the strength, the first policy at 0).
+
+Run ``python -m demos_sim.tournament ladder --out results/ladder`` for the committed
+ladder (a table and a plot), or ``demos-sim tournament …`` for one match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from demos_sim import ConfigError
+from demos_sim.sim_common import CHUNK, Z95, chunk_game_keys
+
+# ------------------------------------------------------------------ seat patterns
+
+
+def rotations(players: int) -> list[str]:
+    """Every cyclic shift of the alternating pattern ``ABAB…`` and of its complement."""
+    base = "".join("AB"[i % 2] for i in range(players))
+    comp = base.translate(str.maketrans("AB", "BA"))
+    out: list[str] = []
+    for pat in (base, comp):
+        for r in range(players):
+            p = pat[r:] + pat[:r]
+            if p not in out:
+                out.append(p)
+    return out
+
+
+# ------------------------------------------------------------------ playing
+
+
+def _game(game: str):
+    if game == "demos":
+        from demos_sim.demos import engine as E, layout as L
+        from demos_sim.demos.policies import resolve
+        from demos_sim.demos.sim import policy_tuple
+        return E, L, resolve, policy_tuple, L.R_WINSIDES
+    if game == "protocole":
+        from demos_sim.protocole import engine as E, layout as L
+        from demos_sim.protocole.policies import resolve
+        from demos_sim.protocole.sim import policy_tuple
+        return E, L, resolve, policy_tuple, L.R_WINMASK
+    raise ConfigError(f"unknown game {game!r} (demos, protocole)")
+
+
+def play_results(game: str, config, specs: list[str], games: int, seed: int) -> np.ndarray:
+    """Result rows of games ``0 … games-1`` of ``seed`` (one row per game, the kernel's
+    ``R_*`` columns), one policy per seat; the same deals whatever ``specs`` are."""
+    E, L, resolve, policy_tuple, _ = _game(game)
+    fns, params = policy_tuple(resolve(specs, config.players))
+    cfg = config.to_array()
+    rows = []
+    for chunk in range(math.ceil(games / CHUNK)):
+        count = min(CHUNK, games - chunk * CHUNK)
+        keys = chunk_game_keys(seed, chunk, 0, count)
+        res = np.zeros((count, L.RES_LEN), np.int64)
+        diag = np.zeros(E.DIAG_LEN, np.int64)
+        E.play_batch(fns, cfg, params, keys, res, diag)
+        if hasattr(E, "check_errors"):
+            E.check_errors(diag)
+        rows.append(res)
+    return np.concatenate(rows) if rows else np.zeros((0, L.RES_LEN), np.int64)
+
+
+def seat_shares(game: str, res: np.ndarray, players: int) -> np.ndarray:
+    """(games, players) M1 shares: 1/k to each of k winning seats, 0 without a winner."""
+    _, L, _, _, col = _game(game)
+    nwin = res[:, L.R_NWIN].astype(np.float64)
+    out = np.zeros((res.shape[0], players))
+    for s in range(players):
+        won = (res[:, col] >> s) & 1 == 1
+        out[:, s] = np.where(won & (nwin > 0), 1.0 / np.maximum(nwin, 1), 0.0)
+    return out
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, list[float]]:
+    n = len(x)
+    m = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    h = Z95 * sd / math.sqrt(n) if n else 0.0
+    return m, [m - h, m + h]
+
+
+@dataclass
+class Match:
+    """A two-policy tournament on common deals (see the module docstring)."""
+    game: str
+    policies: tuple[str, str]
+    games: int
+    seed: int
+    rotations: list[str]
+    a: np.ndarray                 # per deal, A's M1 wins summed over rotations
+    b: np.ndarray
+    wall_s: float
+    coop: bool = False
+    extra: dict = field(default_factory=dict)
+
+    def win_share(self) -> tuple[float, list[float]]:
+        s = self.a + self.b
+        tot = s.sum()
+        if tot == 0:
+            return float("nan"), [float("nan"), float("nan")]
+        w = self.a.sum() / tot
+        z = self.a - w * s
+        n = len(s)
+        se = float(z.std(ddof=1)) / (s.mean() * math.sqrt(n)) if n > 1 else 0.0
+        return float(w), [float(w - Z95 * se), float(w + Z95 * se)]
+
+    def paired(self) -> dict:
+        r = 1 if self.coop else len(self.rotations)
+        d = (self.a - self.b) / r
+        m, ci = _mean_ci(d)
+        return {"mean_diff_per_game": m, "ci95": ci,
+                "deals_a_better": float((d > 0).mean()), "deals_b_better": float((d < 0).mean())}
+
+    def summary(self) -> dict:
+        A, B = self.policies
+        out = {"game": self.game, "policies": [A, B], "deals": self.games, "seed": self.seed,
+               "wall_s": self.wall_s, **self.extra}
+        if self.coop:
+            ra, ca = _mean_ci(self.a)
+            rb, cb = _mean_ci(self.b)
+            out.update({"mode": "coop", "win_rate": {A: ra, B: rb},
+                        "ci95": {A: ca, B: cb}, "paired": self.paired()})
+        else:
+            w, ci = self.win_share()
+            r = len(self.rotations)
+            out.update({"rotations": self.rotations, "games": self.games * r,
+                        "win_share": {A: w, B: 1 - w}, "ci95": {A: ci, B: [1 - ci[1], 1 - ci[0]]},
+                        "wins_per_game": {A: float(self.a.sum() / (self.games * r)),
+                                          B: float(self.b.sum() / (self.games * r))},
+                        "paired": self.paired()})
+        return out
+
+
+def match(game: str, config, a: str, b: str, games: int, seed: int) -> Match:
+    """Play ``a`` against ``b``: every rotation (individual) or each as the whole table
+    (Protocole all together), all on the deals ``0 … games-1`` of ``seed``."""
+    t0 = time.perf_counter()
+    n = config.players
+    coop = game == "protocole" and config.mode == "coop"
+    if game == "demos" and config.mode != "individual":
+        raise ConfigError("DĒMOS tournaments are for individual games (team modes: "
+                          "compare teams with `simulate`)")
+    if coop:
+        from demos_sim.protocole.layout import OUT_WIN, R_OUTCOME
+        ra = play_results(game, config, [a] * n, games, seed)
+        rb = play_results(game, config, [b] * n, games, seed)
+        wa = (ra[:, R_OUTCOME] == OUT_WIN).astype(np.float64)    # the team won (P5.2)
+        wb = (rb[:, R_OUTCOME] == OUT_WIN).astype(np.float64)
+        return Match(game, (a, b), games, seed, [], wa, wb, time.perf_counter() - t0, True)
+    rots = rotations(n)
+    A = np.zeros(games)
+    B = np.zeros(games)
+    for pat in rots:
+        specs = [a if c == "A" else b for c in pat]
+        sh = seat_shares(game, play_results(game, config, specs, games, seed), n)
+        for s, c in enumerate(pat):
+            if c == "A":
+                A += sh[:, s]
+            else:
+                B += sh[:, s]
+    return Match(game, (a, b), games, seed, rots, A, B, time.perf_counter() - t0)
+
+
+def bradley_terry(names: list[str], wins: np.ndarray, iters: int = 2000) -> dict:
+    """Bradley–Terry strengths from ``wins[i, j]`` (i's wins against j), MM iterations;
+    returned as Elo-scaled ratings (400·log10), the first policy at 0."""
+    k = len(names)
+    p = np.ones(k)
+    games = wins + wins.T
+    for _ in range(iters):
+        w = wins.sum(axis=1)
+        den = np.array([sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i)
+                        for i in range(k)])
+        new = np.where(den > 0, w / np.where(den > 0, den, 1), p)
+        new = np.maximum(new, 1e-12)
+        new /= math.exp(np.log(new).mean())
+        if np.max(np.abs(new - p)) < 1e-12:
+            p = new
+            break
+        p = new
+    elo = 400 * np.log10(p / p[0])
+    return {n: float(e) for n, e in zip(names, elo)}
+
+
+def round_robin(game: str, config, policies: list[str], games: int, seed: int) -> dict:
+    """Every pair as a :func:`match`; win shares and a Bradley–Terry / Elo table."""
+    k = len(policies)
+    wins = np.zeros((k, k))
+    pairs = []
+    for i, j in itertools.combinations(range(k), 2):
+        m = match(game, config, policies[i], policies[j], games, seed)
+        wins[i, j] = m.a.sum()
+        wins[j, i] = m.b.sum()
+        pairs.append(m.summary())
+    return {"pairs": pairs, "ratings_elo": bradley_terry(policies, wins)}
+
+
+# ------------------------------------------------------------------ printing
+
+
+def format_match(s: dict) -> str:
+    A, B = s["policies"]
+    lines = []
+    if s.get("mode") == "coop":
+        lines.append(f"{s['game']} all together, {s['deals']} deals per policy (seed {s['seed']})")
+        for p in (A, B):
+            lo, hi = s["ci95"][p]
+            lines.append(f"  {p:<24} win rate {s['win_rate'][p]:.4f}  95% CI [{lo:.4f}, {hi:.4f}]")
+        pd = s["paired"]
+        lines.append(f"  paired difference {A} − {B}: {pd['mean_diff_per_game']:+.4f} "
+                     f"[{pd['ci95'][0]:+.4f}, {pd['ci95'][1]:+.4f}] (same deals)")
+        return "\n".join(lines)
+    lines.append(f"{s['game']}: {s['deals']} deals × rotations {' '.join(s['rotations'])} "
+                 f"= {s['games']} games (seed {s['seed']})")
+    for p in (A, B):
+        lo, hi = s["ci95"][p]
+        lines.append(f"  {p:<24} win share {s['win_share'][p]:.4f}  95% CI [{lo:.4f}, {hi:.4f}]"
+                     f"  wins/game {s['wins_per_game'][p]:.4f}")
+    pd = s["paired"]
+    lines.append(f"  paired: {A} − {B} wins per game {pd['mean_diff_per_game']:+.4f} "
+                 f"[{pd['ci95'][0]:+.4f}, {pd['ci95'][1]:+.4f}]; deals won by {A} "
+                 f"{pd['deals_a_better']:.3f}, by {B} {pd['deals_b_better']:.3f}")
+    return "\n".join(lines)
+
+
+def make_config(game: str, rules: str = "full", players: int = 4, mode: str | None = None,
+                level: int | None = None):
+    if game == "demos":
+        from demos_sim.demos.rules import DemosConfig
+        return DemosConfig(rules, mode or "individual", players)
+    if game == "protocole":
+        from demos_sim.protocole.rules import ProtocoleConfig
+        mode = mode or "each"
+        if mode == "coop":
+            return ProtocoleConfig(mode="coop", level=level or 2, players=players)
+        return ProtocoleConfig(mode="each", players=players)
+    raise ConfigError(f"unknown game {game!r} (demos, protocole)")
+
+
+def run_tournament(game: str, rules: str, players: int, policies: list[str], games: int,
+                   seed: int, mode: str | None = None, level: int | None = None,
+                   as_json: bool = False) -> str:
+    """The ``demos-sim tournament`` command: a match for two policies, a round robin with
+    a Bradley–Terry table for more."""
+    policies = [p.strip() for p in policies if p.strip()]
+    if len(policies) < 2:
+        raise ConfigError("--policies needs at least two policies (A,B)")
+    config = make_config(game, rules, players, mode, level)
+    if len(policies) == 2:
+        s = match(game, config, policies[0], policies[1], games, seed).summary()
+        return json.dumps(s, indent=2) if as_json else format_match(s)
+    rr = round_robin(game, config, policies, games, seed)
+    if as_json:
+        return json.dumps(rr, indent=2)
+    out = [format_match(s) for s in rr["pairs"]]
+    out.append("Bradley–Terry ratings (Elo scale, first policy = 0):")
+    for name, e in sorted(rr["ratings_elo"].items(), key=lambda x: -x[1]):
+        out.append(f"  {name:<24} {e:+8.1f}")
+    return "\n".join(out)
+
+
+# ------------------------------------------------------------------ the ladder
+
+LADDER_DEMOS = ["random", "greedy", "heuristic"]
+
+
+def ladder(out: str | Path, games: int = 20000, seed: int = 2026) -> list[dict]:
+    """The committed evidence: DĒMOS full-rules 4-player rungs (each against the one
+    below) and Protocole planner against cautious (each, 4p) and convention (coop
+    level 2, 4p). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    demos_cfg = make_config("demos", "full", 4)
+    for lo, hi in zip(LADDER_DEMOS, LADDER_DEMOS[1:]):
+        s = match("demos", demos_cfg, hi, lo, games, seed).summary()
+        rows.append({"game": "demos full 4p individual", "policy": hi, "against": lo,
+                     "measure": "win share", "value": s["win_share"][hi],
+                     "ci_lo": s["ci95"][hi][0], "ci_hi": s["ci95"][hi][1],
+                     "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
+    from demos_sim.protocole.policies import available as p_avail
+    if "planner" in p_avail():
+        s = match("protocole", make_config("protocole", players=4, mode="each"),
+                  "planner", "cautious", games, seed).summary()
+        rows.append({"game": "protocole each 4p", "policy": "planner", "against": "cautious",
+                     "measure": "win share", "value": s["win_share"]["planner"],
+                     "ci_lo": s["ci95"]["planner"][0], "ci_hi": s["ci95"]["planner"][1],
+                     "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
+        s = match("protocole", make_config("protocole", players=4, mode="coop", level=2),
+                  "planner", "convention", games, seed).summary()
+        pd = s["paired"]
+        rows.append({"game": "protocole coop level 2 4p", "policy": "planner",
+                     "against": "convention", "measure": "win rate difference",
+                     "value": pd["mean_diff_per_game"], "ci_lo": pd["ci95"][0],
+                     "ci_hi": pd["ci95"][1], "reference": 0.0, "games": 2 * s["deals"],
+                     "wall_s": s["wall_s"],
+                     "note": f"win rates planner {s['win_rate']['planner']:.4f}, "
+                             f"convention {s['win_rate']['convention']:.4f}"})
+    _write_ladder(out, rows, games, seed)
+    return rows
+
+
+def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
+    import csv
+
+    keys = ["game", "policy", "against", "measure", "value", "ci_lo", "ci_hi", "reference",
+            "games", "wall_s"]
+    with open(out / "ladder.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{r[k]:.4f}" if isinstance(r[k], float) else r[k]) for k in keys})
+    md = ["# Policy ladder", "",
+          f"Regenerate: `python -m demos_sim.tournament ladder --out results/ladder "
+          f"--games {games} --seed {seed}`.", "",
+          "Win share: the policy's part of the M1 wins the two policies took over every seat "
+          "rotation on common deals (0.5 = equal). Win rate difference: all-together team "
+          "of the policy minus the other, same deals. 95% intervals (delta method / paired).", "",
+          "| game | policy | against | measure | value | 95% CI | games |",
+          "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        md.append(f"| {r['game']} | {r['policy']} | {r['against']} | {r['measure']} | "
+                  f"{r['value']:.4f} | [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}] | {r['games']} |")
+    notes = [r["note"] for r in rows if r.get("note")]
+    if notes:
+        md += [""] + [f"- {n}" for n in notes]
+    (out / "ladder.md").write_text("\n".join(md) + "\n")
+    (out / "ladder.json").write_text(json.dumps(rows, indent=2) + "\n")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.7 + 0.6 * len(rows)))
+    for i, r in enumerate(rows):
+        y = len(rows) - 1 - i
+        ax.errorbar(r["value"] - r["reference"], y,
+                    xerr=[[r["value"] - r["ci_lo"]], [r["ci_hi"] - r["value"]]],
+                    fmt="o", capsize=4, color="C0" if r["reference"] == 0.5 else "C1")
+    ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([f"{r['policy']} vs {r['against']}\n({r['game']})"
+                        for r in reversed(rows)], fontsize=8)
+    ax.set_xlabel("win share − 0.5  (Protocole coop: win-rate difference), 95% CI")
+    ax.set_title("Policy ladder")
+    fig.tight_layout()
+    fig.savefig(out / "ladder.png", dpi=120)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m demos_sim.tournament")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    lp = sub.add_parser("ladder", help="the committed ladder table and plot")
+    lp.add_argument("--out", default="results/ladder")
+    lp.add_argument("--games", type=int, default=20000, help="deals per match")
+    lp.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    rows = ladder(args.out, args.games, args.seed)
+    for r in rows:
+        print(f"{r['policy']:>10} vs {r['against']:<10} {r['game']:<28} {r['measure']:<20} "
+              f"{r['value']:.4f} [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}]")
+    print(f"wrote {args.out} in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

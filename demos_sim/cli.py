@@ -196,6 +196,8 @@ def build_parser() -> argparse.ArgumentParser:
     from demos_sim.runner.cli_cmds import add_report_parser, add_run_parser
     add_run_parser(sub)      # demos-sim run EXPERIMENT.toml (issue #4)
     add_report_parser(sub)   # demos-sim report RESULTS_DIR
+    from demos_sim.tournament import add_tournament_parser
+    add_tournament_parser(sub)   # demos-sim tournament --policies A,B (issue #5)
     return ap
 
 

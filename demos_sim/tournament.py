@@ -138,7 +138,7 @@ class Match:
         z = self.a - w * s
         n = len(s)
         se = float(z.std(ddof=1)) / (s.mean() * math.sqrt(n)) if n > 1 else 0.0
-        return float(w), [float(w - Z95 * se), float(w + Z95 * se)]
+        return float(w), [max(0.0, float(w - Z95 * se)), min(1.0, float(w + Z95 * se))]
 
     def paired(self) -> dict:
         r = 1 if self.coop else len(self.rotations)
@@ -381,6 +381,37 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
     fig.tight_layout()
     fig.savefig(out / "ladder.png", dpi=120)
     plt.close(fig)
+
+
+def _cmd_tournament(args) -> int:
+    from demos_sim.registry import load_plugin
+
+    for plugin in args.plugin:
+        load_plugin(plugin)
+    if args.games < 1:
+        raise ConfigError("--games must be at least 1")
+    players = args.players if args.players is not None else 4
+    print(run_tournament(args.game, args.rules, players, args.policies.split(","), args.games,
+                         args.seed, mode=args.mode, level=args.level, as_json=args.json))
+    return 0
+
+
+def add_tournament_parser(sub) -> None:
+    """``demos-sim tournament``: registered by :func:`demos_sim.cli.build_parser`."""
+    tp = sub.add_parser("tournament", help="policies against each other: every seat rotation "
+                                           "on common deals, win shares with 95%% CIs")
+    tp.add_argument("--game", default="demos", help="demos or protocole")
+    tp.add_argument("--rules", default="full", help="DĒMOS: full or simplified")
+    tp.add_argument("--mode", default=None, help="Protocole: each (default) or coop")
+    tp.add_argument("--level", type=int, default=None, help="Protocole coop level (default 2)")
+    tp.add_argument("--players", type=int, default=None, help="seats (default 4)")
+    tp.add_argument("--policies", required=True, help="A,B (a match) or A,B,C… (round robin "
+                                                      "and Bradley–Terry ratings)")
+    tp.add_argument("--games", type=int, default=2000, help="deals (each played in every rotation)")
+    tp.add_argument("--seed", type=int, default=0)
+    tp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    tp.add_argument("--plugin", action="append", default=[], help="import extra policies")
+    tp.set_defaults(func=_cmd_tournament)
 
 
 def main(argv=None) -> int:

@@ -189,3 +189,6 @@ def convention(cfg, obs, opts, n_opts, params, rng):
             best = v
             bi = i
     return bi
+
+
+from demos_sim.protocole.policies import planner  # noqa: E402,F401  (registers "planner")

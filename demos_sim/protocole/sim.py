@@ -68,9 +68,10 @@ def aggregate(res: np.ndarray) -> np.ndarray:
     return agg
 
 
-def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-              plugins: tuple, chunk: int, count: int) -> np.ndarray:
-    """Play one chunk and return its aggregate vector (a worker's whole job)."""
+def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
+               plugins: tuple, chunk: int, count: int) -> np.ndarray:
+    """Games ``0 … count-1`` of chunk ``chunk``: per-game result rows (``R_*`` of
+    :mod:`demos_sim.protocole.layout`), for :func:`run_chunk` and the experiment runner."""
     from demos_sim.protocole.engine import DIAG_LEN, play_batch
     from demos_sim.registry import load_plugin
 
@@ -81,7 +82,13 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     res = np.zeros((count, L.RES_LEN), np.int64)
     diag = np.zeros(DIAG_LEN, np.int64)
     play_batch(fns, cfg_arr, params, keys, res, diag)
-    return aggregate(res)
+    return res
+
+
+def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
+              plugins: tuple, chunk: int, count: int) -> np.ndarray:
+    """Play one chunk and return its aggregate vector (a worker's whole job)."""
+    return aggregate(play_chunk(cfg_arr, specs, seed, players, plugins, chunk, count))
 
 
 @dataclass

@@ -1,0 +1,46 @@
+"""The experiment runner plays Protocole too: the same games as `simulate`, paired grid
+points (common random numbers), every seat sharing the coop outcome (P5.2)."""
+
+from pathlib import Path
+
+import pytest
+
+from demos_sim.protocole.rules import ProtocoleConfig
+from demos_sim.protocole.sim import simulate
+from demos_sim.runner import load_experiment, run_experiment
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_protocole_experiment_matches_simulate(tmp_path):
+    exp = load_experiment(ROOT / "experiments" / "protocole_scope.toml").with_games(5000)
+    res = run_experiment(exp, out=tmp_path / "r", quiet=True)
+    df = res.results
+    for point, scope in ((0, "each_player"), (1, "team")):
+        s = simulate(ProtocoleConfig("coop", 2, 4, {"reinforced_scope": scope}),
+                     ["convention"], 5000, exp.seed).summary()
+        ws = df[(df["point"] == point) & (df["metric"] == "win_share")]
+        assert len(ws) == 4
+        for r in ws.itertuples():             # every seat carries the team's outcome
+            assert r.mean == pytest.approx(s["win_rate"], abs=1e-12)
+    # the paired difference is the difference of the two win rates, and pairing on the
+    # same deals makes its interval narrower than an unpaired one of as many games
+    a = df[(df["point"] == 0) & (df["metric"] == "win_share")].iloc[0]
+    b = df[(df["point"] == 1) & (df["metric"] == "win_share")].iloc[0]
+    assert b["diff"] == pytest.approx(b["mean"] - a["mean"], abs=1e-12)
+    unpaired = 1.96 * (a["sd"] ** 2 / a["games"] + b["sd"] ** 2 / b["games"]) ** 0.5
+    assert b["diff_half_width"] < unpaired
+
+
+def test_protocole_each_experiment_runs(tmp_path):
+    exp_file = tmp_path / "each.toml"
+    exp_file.write_text('name = "each"\ngame = "protocole"\nmode = "each"\nplayers = 3\n'
+                        'policies = ["cautious", "random", "random"]\nseed = 2\ngames = 3000\n'
+                        '[grid]\nstandard_tie = ["keep_tied", "discard_all"]\n')
+    res = run_experiment(load_experiment(exp_file), out=tmp_path / "e", quiet=True)
+    df = res.results
+    ws = df[(df["point"] == 0) & (df["metric"] == "win_share")].sort_values("side")
+    s = simulate(ProtocoleConfig("each", None, 3), ["cautious", "random", "random"], 3000,
+                 2).summary()
+    assert list(ws["mean"]) == pytest.approx([x["share"] for x in s["seats"]], abs=1e-12)
+    assert set(df["metric"]) >= {"win_share", "eliminated", "points", "rounds"}

@@ -300,7 +300,7 @@ def run_tournament(game: str, rules: str, players: int, policies: list[str], gam
 LADDER_DEMOS = ["random", "greedy", "heuristic"]
 
 
-def ladder(out: str | Path, games: int = 20000, seed: int = 2026) -> list[dict]:
+def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
     """The committed evidence: DĒMOS full-rules 4-player rungs (each against the one
     below) and Protocole planner against cautious (each, 4p) and convention (coop
     level 2, 4p). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
@@ -373,6 +373,7 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
                     xerr=[[r["value"] - r["ci_lo"]], [r["ci_hi"] - r["value"]]],
                     fmt="o", capsize=4, color="C0" if r["reference"] == 0.5 else "C1")
     ax.axvline(0, color="grey", lw=1, ls="--")
+    ax.set_xscale("symlog", linthresh=0.02)   # small edges and the random rung on one axis
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([f"{r['policy']} vs {r['against']}\n({r['game']})"
                         for r in reversed(rows)], fontsize=8)
@@ -419,7 +420,7 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("ladder", help="the committed ladder table and plot")
     lp.add_argument("--out", default="results/ladder")
-    lp.add_argument("--games", type=int, default=20000, help="deals per match")
+    lp.add_argument("--games", type=int, default=100000, help="deals per match")
     lp.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()

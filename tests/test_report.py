@@ -59,3 +59,30 @@ def test_report_refuses_a_folder_that_is_not_a_finished_run(tmp_path, results, c
     assert main(["report", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "results.parquet does not match meta.json" in err and err.count("\n") == 1
+
+
+def test_damaged_meta_or_chunk_is_a_one_line_error(tmp_path):
+    """A corrupt results file: one line, exit 2, no traceback."""
+    import shutil
+    import subprocess
+    import sys
+
+    from demos_sim.runner import load_experiment, run_experiment
+
+    root = Path(__file__).resolve().parents[1]
+    exp = load_experiment(root / "experiments" / "smoke.toml").with_games(300)
+    out = tmp_path / "r"
+    run_experiment(exp, out=out, quiet=True)
+    bad = tmp_path / "bad"
+    shutil.copytree(out, bad)
+    (bad / "meta.json").write_text("{not json")
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "report", str(bad)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "damaged" in p.stderr
+    chunk = next((out / "chunks").rglob("*.npz"))
+    chunk.write_bytes(b"garbage")
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "run",
+                        str(root / "experiments" / "smoke.toml"), "--games", "300",
+                        "--out", str(out), "--quiet"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "unreadable" in p.stderr

@@ -40,10 +40,15 @@ def _load(results_dir: Path):
     meta_path = results_dir / META
     if not meta_path.exists():
         raise ConfigError(f"{results_dir}: no {META} (not a folder written by `demos-sim run`)")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        files = meta["files"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise ConfigError(f"{results_dir}: {META} is damaged ({type(e).__name__}: {e}); "
+                          "run the experiment again") from None
     for name in (RESULTS, HISTOGRAMS):
         path = results_dir / name
-        if not path.exists() or sha256_file(path) != meta["files"][name]:
+        if not path.exists() or sha256_file(path) != files.get(name):
             raise ConfigError(f"{results_dir}: {name} does not match {META} "
                               "(a run stopped while writing? run it again)")
     return meta, pd.read_parquet(results_dir / RESULTS), pd.read_parquet(results_dir / HISTOGRAMS)

@@ -155,11 +155,17 @@ class ChunkStore:
 
     def load(self, block: int, chunk: int, count: int) -> dict[str, np.ndarray]:
         path = self.path(block, chunk, count)
-        with np.load(path, allow_pickle=False) as z:
-            head = [int(x) for x in z["_header"]]
-            if head != [block, chunk, count] or str(z["_fingerprint"]) != self.fp:
-                raise ConfigError(f"chunk file {str(path)!r} does not belong to this run")
-            return {k: z[k] for k in z.files if not k.startswith("_")}
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                head = [int(x) for x in z["_header"]]
+                if head != [block, chunk, count] or str(z["_fingerprint"]) != self.fp:
+                    raise ConfigError(f"chunk file {str(path)!r} does not belong to this run")
+                return {k: z[k] for k in z.files if not k.startswith("_")}
+        except ConfigError:
+            raise
+        except Exception as e:  # noqa: BLE001  (a damaged file of any kind: one line)
+            raise ConfigError(f"chunk file {str(path)!r} is unreadable ({type(e).__name__}); "
+                              "delete it and run again to replay that chunk") from e
 
     def other_fingerprints(self) -> list[str]:
         return sorted(d.name for d in (self.out / "chunks").iterdir()

@@ -101,6 +101,13 @@ def completing_cards(h4, full):
 
 @njit(cache=True)
 def blind_ev(sr, h4, fav, unseen, n_unseen, fl):
+    """:func:`blind_ev_k` with ``best_combo`` of ``h4`` computed here."""
+    kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    return blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm)
+
+
+@njit(cache=True)
+def blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm):
     """(E[util(value5(h4 + c))] for ``c`` uniform over ``unseen``, the utility when ``c``
     completes nothing, the number of completing unseen cards).
 
@@ -115,7 +122,6 @@ def blind_ev(sr, h4, fav, unseen, n_unseen, fl):
         return v, v, 0
     full = sr[0] == 1
     r = completing_cards(h4, full) & unseen
-    kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     tv4 = total_value(h4)
     base = 0.0
     if kd != 0:
@@ -140,51 +146,90 @@ def blind_ev(sr, h4, fav, unseen, n_unseen, fl):
     # 4 bits a value: the suits holding it
     P = _NIB[s0] | (_NIB[s1] << 1) | (_NIB[s2] << 2) | (_NIB[s3] << 3)
     msc0 = max(max(n0, n1), max(n2, n3))
-    while r:
-        c = lowest_bit(r)
-        r &= r - 1
-        s = c // 10
-        b = c % 10
-        bsc = sc if kd != 0 else -1
-        btot = cm_tv
+    # one value at a time: the windows through it are looked at once for all its suits
+    rv = suit_slice(r, 0) | suit_slice(r, 1) | suit_slice(r, 2) | suit_slice(r, 3)
+    bsc0 = sc if kd != 0 else -1
+    while rv:
+        b = lowest_bit(rv)
+        rv &= rv - 1
+        ub = (((r >> b) & 1) | (((r >> (b + 10)) & 1) << 1) | (((r >> (b + 20)) & 1) << 2)
+              | (((r >> (b + 30)) & 1) << 3))           # suits of the unseen copies of b
+        # per suit: best score, and the total of its combination (D4.2)
+        bs0 = bsc0
+        bs1 = bsc0
+        bs2 = bsc0
+        bs3 = bsc0
+        bt0 = cm_tv
+        bt1 = cm_tv
+        bt2 = cm_tv
+        bt3 = cm_tv
         wtop = min(b, 7)
-        if sr[2] + wtop + 1 + max(sr[5], 0) < bsc:
+        if sr[2] + wtop + 1 + max(sr[5], 0) < bsc0:
             wtop = -1                  # no window through b can beat the held combination
         for w in range(max(0, b - 2), wtop + 1):           # windows w..w+2 holding b
-            # the two other values of the window
-            o1 = w if b != w else w + 1
+            o1 = w if b != w else w + 1                     # the two other values
             o2 = w + 2 if b != w + 2 else w + 1
             A = (P >> (4 * o1)) & 15
             B = (P >> (4 * o2)) & 15
             if A == 0 or B == 0:
                 continue
-            if (A & B) >> s & 1:
-                v = sr[2] + w + 1 + (sr[5] if s == fav else 0)
-            elif (A >> s) & 1 or (B >> s) & 1 or (A & B):
-                v = sr[3] + w + 1
+            one = A & B
+            two = (A | B) | (15 if one else 0)
+            tw = 3 * w + 6
+            for s in range(4):
+                if not (ub >> s) & 1:
+                    continue
+                if (one >> s) & 1:
+                    v = sr[2] + w + 1 + (sr[5] if s == fav else 0)
+                elif (two >> s) & 1:
+                    v = sr[3] + w + 1
+                else:
+                    v = sr[4] + w + 1
+                if s == 0:
+                    if v > bs0 or (v == bs0 and tw < bt0):
+                        bs0 = v
+                        bt0 = tw
+                elif s == 1:
+                    if v > bs1 or (v == bs1 and tw < bt1):
+                        bs1 = v
+                        bt1 = tw
+                elif s == 2:
+                    if v > bs2 or (v == bs2 and tw < bt2):
+                        bs2 = v
+                        bt2 = tw
+                else:
+                    if v > bs3 or (v == bs3 and tw < bt3):
+                        bs3 = v
+                        bt3 = tw
+        carre = full and popcount((h4 >> b) & 0x40100401) >= 3
+        tc = 4 * (b + 1)
+        for s in range(4):
+            if not (ub >> s) & 1:
+                continue
+            if s == 0:
+                bsc, btot, ns = bs0, bt0, n0
+            elif s == 1:
+                bsc, btot, ns = bs1, bt1, n1
+            elif s == 2:
+                bsc, btot, ns = bs2, bt2, n2
             else:
-                v = sr[4] + w + 1
-            if v > bsc or (v == bsc and 3 * w + 6 < btot):
-                bsc = v
-                btot = 3 * w + 6
-        if full and popcount((h4 >> b) & 0x40100401) >= 3:
-            if sr[1] > bsc or (sr[1] == bsc and 4 * (b + 1) < btot):
+                bsc, btot, ns = bs3, bt3, n3
+            if carre and (sr[1] > bsc or (sr[1] == bsc and tc < btot)):
                 bsc = sr[1]
-                btot = 4 * (b + 1)
-        if bsc < 0:
-            continue
-        ns = n0 if s == 0 else (n1 if s == 1 else (n2 if s == 2 else n3))
-        msc = max(msc0, ns + 1)
-        total += util(bsc + 0.01 * msc + 0.0005 * (tv4 + b + 1 - btot), fl)
+                btot = tc
+            if bsc < 0:
+                continue
+            msc = max(msc0, ns + 1)
+            total += util(bsc + 0.01 * msc + 0.0005 * (tv4 + b + 1 - btot), fl)
     return total / n_unseen, base, outs
 
 
 @njit(cache=True, inline="always")
-def draw_value(sr, h4, fav, unseen, n_unseen, w, fl):
+def draw_value(sr, h4, fav, unseen, n_unseen, w, fl, kd, sc, cm):
     """Value of keeping ``h4`` before blind draws: with ``w`` = 1 the expectation of one
     draw; with ``w`` > 1 draws to come, the gain over the kept hand is scaled to the
     chance of completing in ``w`` draws, 1 - (1 - p)^w (p = completing cards / unseen)."""
-    ev, base, outs = blind_ev(sr, h4, fav, unseen, n_unseen, fl)
+    ev, base, outs = blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm)
     if w <= 1.0 or outs == 0:
         return ev
     pr = outs / n_unseen
@@ -194,21 +239,27 @@ def draw_value(sr, h4, fav, unseen, n_unseen, w, fl):
 
 
 @njit(cache=True)
-def best_blind(sr, h, fav, unseen, n_unseen, w, fl, lam):
+def best_blind(sr, h, fav, unseen, n_unseen, w, fl, lam, kd, sc, cm):
     """(expected value, card): the discard whose blind draw is worth most (low cards first).
+    ``kd, sc, cm`` is ``best_combo`` of ``h``.
 
     When the hand already holds a combination, only the cards outside it are candidates
     (breaking a held combination for a one-card draw is never worth its expectation
-    with the standard point values, and it saves most of the work)."""
+    with the standard point values, and it saves most of the work); the 4 kept cards
+    then hold the same best combination."""
     best = -1.0
     card = 0
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     x = h & ~cm if kd != 0 else h
     while x:
         d = lowest_bit(x)
         x &= x - 1
         h4 = h & ~(1 << d)
-        v = draw_value(sr, h4, fav, unseen, n_unseen, w, fl) + 0.0001 * (10 - d % 10)
+        if kd != 0:
+            v = draw_value(sr, h4, fav, unseen, n_unseen, w, fl, kd, sc, cm)
+        else:
+            k4, s4, c4 = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+            v = draw_value(sr, h4, fav, unseen, n_unseen, w, fl, k4, s4, c4)
+        v += 0.0001 * (10 - d % 10)
         if lam > 0:
             v += lam * value4(sr, h4, fav, 0.35)
         if v > best:
@@ -223,10 +274,10 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
     nu = popcount(unseen)
     best = -1.0
     code = -1
+    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     if can_pass:
-        best = util(value5(sr, h, fav), fl) + (keep if best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4],
-                                                         fav, sr[5])[0] != 0 else 0.0)
-    v, d = best_blind(sr, h, fav, unseen, nu, w, fl, 0.0)
+        best = util(value5(sr, h, fav), fl) + (keep if kd != 0 else 0.0)
+    v, d = best_blind(sr, h, fav, unseen, nu, w, fl, 0.0, kd, sc, cm)
     if v > best:
         best = v
         code = d * 64 + DECK_TOP
@@ -534,8 +585,10 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
         unseen = unseen_cards(cfg, obs)
         fav = obs[O_FAV + seat]
         if kind == K_PUBLIC:
-            code = best_blind(sr, obs[O_HAND], fav, unseen, popcount(unseen),
-                              params[P_HORIZON], params[P_FLOOR], params[P_SHAPE])[1]
+            h = obs[O_HAND]
+            kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+            code = best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
+                              params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
         else:
             code = discard_take(sr, obs[O_HAND], obs[O_TABLE], fav, unseen,
                                 params[P_NOTAKE] > 0, opts[0] < 0, params[P_KEEP],

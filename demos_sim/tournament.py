@@ -340,7 +340,7 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
     import csv
 
     keys = ["game", "policy", "against", "measure", "value", "ci_lo", "ci_hi", "reference",
-            "games", "wall_s"]
+            "games"]
     with open(out / "ladder.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys, extrasaction="ignore")
         w.writeheader()
@@ -361,7 +361,8 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
     if notes:
         md += [""] + [f"- {n}" for n in notes]
     (out / "ladder.md").write_text("\n".join(md) + "\n")
-    (out / "ladder.json").write_text(json.dumps(rows, indent=2) + "\n")
+    stable = [{k: v for k, v in r.items() if k != "wall_s"} for r in rows]   # same bytes
+    (out / "ladder.json").write_text(json.dumps(stable, indent=2) + "\n")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from contextlib import contextmanager
 import tempfile
 import time
 import warnings
@@ -99,21 +100,17 @@ def run_chunks(run_chunk: Callable, args: tuple, games: int,
     return np.sum(aggs, axis=0), wall
 
 
-def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
-    """Write ``records`` as JSON Lines to ``path`` via a temp file renamed at the end.
-
-    A failed or interrupted run leaves no partial file. Returns the number written.
-    """
+@contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w"):
+    """Open a temporary file beside ``path``; on success it is flushed, synced and
+    renamed over ``path``, on any failure removed: readers never see a partial file."""
     path = Path(path)
-    if path.parent and not path.parent.exists():
-        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent or ".")
-    n = 0
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                n += 1
+        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -121,4 +118,19 @@ def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
         except OSError:
             pass
         raise
+
+
+def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
+    """Write ``records`` as JSON Lines to ``path`` atomically (:func:`atomic_open`).
+
+    A failed or interrupted run leaves no partial file. Returns the number written.
+    """
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
+    n = 0
+    with atomic_open(path) as f:
+        for rec in records:
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            n += 1
     return n

@@ -254,3 +254,18 @@ def test_plugin_policies_reach_the_workers(tmp_path):
     # ≈ 0.0066 (seeded), so the interval lies below 0 by about 18 sigma
     assert ws["diff"].iloc[1] < 0
     assert ws["diff_ci_high"].iloc[1] < 0
+
+
+def test_runner_then_simulate_in_one_process():
+    """The runner's process pool leaves joblib usable: a 2-worker simulate after a
+    2-worker run in the same process (a notebook's order) works and is deterministic."""
+    import tempfile
+
+    exp = load_experiment(SMOKE).with_games(600)
+
+    with tempfile.TemporaryDirectory() as d:
+        run_experiment(exp, out=Path(d) / "r", workers=2, quiet=True)
+    cfg = DemosConfig()
+    a = simulate(cfg, ["random"], 9000, 3, workers=2).summary()
+    b = simulate(cfg, ["random"], 9000, 3, workers=1).summary()
+    assert a["sides"] == b["sides"]

@@ -8,7 +8,7 @@ chunk index, and the runner adds exact integer aggregates.
 
 - ``inline`` (``--workers 1``): tasks run in this process when submitted.
 - ``local`` (``--workers W`` ≥ 2): joblib's loky process pool
-  (``joblib.externals.loky.get_reusable_executor``, the executor behind
+  (``joblib.executor.get_memmapping_executor``, the executor behind
   ``joblib.Parallel(backend="loky")``), used directly so that the runner can submit
   chunks one at a time and stop early.
 - ``dask``: ``distributed.Client`` futures, on the cluster at ``--scheduler ADDRESS`` or
@@ -54,10 +54,12 @@ class LocalBackend:
     name = "local"
 
     def __init__(self, workers: int):
-        from joblib.externals.loky import get_reusable_executor
+        # joblib's own constructor of the loky executor: the process-wide singleton it
+        # returns stays usable by joblib.Parallel (simulate) in the same process.
+        from joblib.executor import get_memmapping_executor
 
         self.workers = workers
-        self._ex = get_reusable_executor(max_workers=workers, timeout=60)
+        self._ex = get_memmapping_executor(workers, timeout=60)
 
     def submit(self, fn, *args):
         return self._ex.submit(fn, *args)

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
+from demos_sim.sim_common import atomic_open
 from demos_sim.sim_common import CHUNK
 
 STORE_VERSION = 1
@@ -42,20 +43,8 @@ _CHUNK_FILE = re.compile(r"^b(\d+)-c(\d+)-n(\d+)\.npz$")
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file renamed over it."""
-    path = Path(path)
-    tmp = path.parent / f".tmp-{path.name}-{os.getpid()}-{secrets.token_hex(4)}"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_open(path, "wb") as f:
+        f.write(data)
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -308,8 +308,18 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     demos_cfg = make_config("demos", "full", 4)
+    k = len(LADDER_DEMOS)
+    wins = np.zeros((k, k))
+    for i, j in itertools.combinations(range(k), 2):       # every pair, for the ratings
+        if j == i + 1:
+            continue
+        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 10, seed)
+        wins[i, j], wins[j, i] = m.a.sum(), m.b.sum()
     for lo, hi in zip(LADDER_DEMOS, LADDER_DEMOS[1:]):
-        s = match("demos", demos_cfg, hi, lo, games, seed).summary()
+        m = match("demos", demos_cfg, hi, lo, games, seed)
+        i = LADDER_DEMOS.index(lo)
+        wins[i + 1, i], wins[i, i + 1] = m.a.sum(), m.b.sum()
+        s = m.summary()
         rows.append({"game": "demos full 4p individual", "policy": hi, "against": lo,
                      "measure": "win share", "value": s["win_share"][hi],
                      "ci_lo": s["ci95"][hi][0], "ci_hi": s["ci95"][hi][1],
@@ -332,11 +342,13 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
                      "wall_s": s["wall_s"],
                      "note": f"win rates planner {s['win_rate']['planner']:.4f}, "
                              f"convention {s['win_rate']['convention']:.4f}"})
-    _write_ladder(out, rows, games, seed)
+    ratings = bradley_terry(LADDER_DEMOS, wins)
+    _write_ladder(out, rows, games, seed, ratings)
     return rows
 
 
-def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
+def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
+                  ratings: dict | None = None) -> None:
     import csv
 
     keys = ["game", "policy", "against", "measure", "value", "ci_lo", "ci_hi", "reference",
@@ -360,6 +372,11 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int) -> None:
     notes = [r["note"] for r in rows if r.get("note")]
     if notes:
         md += [""] + [f"- {n}" for n in notes]
+    if ratings:
+        md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
+               f"from the matches above, the others from {games // 10} deals):", "",
+               "| policy | rating |", "|---|---|"]
+        md += [f"| {n} | {e:+.1f} |" for n, e in sorted(ratings.items(), key=lambda x: x[1])]
     (out / "ladder.md").write_text("\n".join(md) + "\n")
     stable = [{k: v for k, v in r.items() if k != "wall_s"} for r in rows]   # same bytes
     (out / "ladder.json").write_text(json.dumps(stable, indent=2) + "\n")

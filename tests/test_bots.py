@@ -138,3 +138,24 @@ def test_heuristic_blind_expectation_is_exact():
                 b = brute(sr, h4, fav, un, n, fl)
                 # exact in points; the no-completion tie-break fractions are estimated
                 assert abs(a - b) < 0.05, (sr, h4, fav, fl, a, b)
+
+
+def test_search_samples_only_unseen_cards():
+    """search's determinisation draws only cards the seat has not seen, without repeats."""
+    from demos_sim.demos.policies.search import sample_unseen
+
+    assert "search" in demos_available()
+    assert set(demos_get("search").flags) == {"noveto", "notake", "nomedia"}
+    rng = np.random.default_rng(5)
+    state = np.array([123456789], np.uint64)
+    full = (1 << 40) - 1
+    for _ in range(2000):
+        seen = 0
+        for c in rng.choice(40, int(rng.integers(5, 30)), replace=False):
+            seen |= 1 << int(c)
+        unseen = full & ~seen
+        k = int(rng.integers(1, 45))
+        smp = sample_unseen(unseen, k, state)
+        assert smp & seen == 0
+        assert smp & ~unseen == 0
+        assert bin(smp).count("1") == min(k, bin(unseen).count("1"))

@@ -334,3 +334,4 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
 
 
 from demos_sim.demos.policies import heuristic  # noqa: E402,F401  (registers "heuristic")
+from demos_sim.demos.policies import search  # noqa: E402,F401  (registers "search")

@@ -297,7 +297,8 @@ def run_tournament(game: str, rules: str, players: int, policies: list[str], gam
 
 # ------------------------------------------------------------------ the ladder
 
-LADDER_DEMOS = ["random", "greedy", "heuristic"]
+LADDER_DEMOS = ["random", "greedy", "heuristic", "search"]
+SEARCH_SHARE = 3   # the search rung plays games // 3 deals (it is ~10x slower)
 
 
 def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
@@ -313,10 +314,11 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
     for i, j in itertools.combinations(range(k), 2):       # every pair, for the ratings
         if j == i + 1:
             continue
-        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 10, seed)
+        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 20, seed)
         wins[i, j], wins[j, i] = m.a.sum(), m.b.sum()
     for lo, hi in zip(LADDER_DEMOS, LADDER_DEMOS[1:]):
-        m = match("demos", demos_cfg, hi, lo, games, seed)
+        m = match("demos", demos_cfg, hi, lo, games // SEARCH_SHARE if hi == "search" else games,
+                  seed)
         i = LADDER_DEMOS.index(lo)
         wins[i + 1, i], wins[i, i + 1] = m.a.sum(), m.b.sum()
         s = m.summary()
@@ -374,7 +376,7 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
         md += [""] + [f"- {n}" for n in notes]
     if ratings:
         md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
-               f"from the matches above, the others from {games // 10} deals):", "",
+               f"from the matches above, the others from {games // 20} deals):", "",
                "| policy | rating |", "|---|---|"]
         md += [f"| {n} | {e:+.1f} |" for n, e in sorted(ratings.items(), key=lambda x: x[1])]
     (out / "ladder.md").write_text("\n".join(md) + "\n")

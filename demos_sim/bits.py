@@ -1,6 +1,5 @@
 """Bit tricks for 64-bit masks inside kernels (LLVM intrinsics: one instruction each)."""
 
-from llvmlite import ir
 from numba import njit
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros

@@ -47,6 +47,35 @@ def game_key(seed: int, g: int) -> tuple[np.uint64, list[int]]:
     return chunk_game_keys(seed, chunk, idx, 1)[0], [seed, chunk, idx]
 
 
+def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, res_len: int,
+              diag_len: int, seed: int, chunk: int, count: int, plugins: tuple = ()):
+    """Games ``0 … count-1`` of chunk ``chunk`` through a game's ``play_batch`` kernel.
+
+    ``policies`` is a function returning the resolved policies (called after the
+    ``plugins`` are loaded, so worker processes know the user's policies too). Returns
+    the per-game result rows (count, res_len) and the kernel's diagnostics vector.
+    """
+    from demos_sim.registry import load_plugin, policy_tuple
+
+    for plugin in plugins:
+        load_plugin(plugin)
+    fns, params = policy_tuple(policies(), maxp)
+    res = np.zeros((count, res_len), np.int64)
+    diag = np.zeros(diag_len, np.int64)
+    play_batch(fns, cfg_arr, params, chunk_game_keys(seed, chunk, 0, count), res, diag)
+    return res, diag
+
+
+def share_counts(winmask: np.ndarray, nwin: np.ndarray, nsides: int, maxk: int) -> np.ndarray:
+    """M1 counts: ``out[s, k-1]`` = games side ``s`` won shared by ``k`` winners."""
+    out = np.zeros((nsides, maxk), np.int64)
+    for s in range(nsides):
+        won = (winmask >> s) & 1 == 1
+        for k in range(1, maxk + 1):
+            out[s, k - 1] = (won & (nwin == k)).sum()
+    return out
+
+
 def share_ci(counts, n: int) -> tuple[float, list[float]]:
     """M1 share and 95% CI from ``counts[k-1]`` = games won shared by ``k``, over ``n`` games.
 

@@ -28,7 +28,7 @@ from demos_sim.demos.layout import (
     C_P3_MONO, C_RB, C_ROUND_CAP, C_RULES, C_SECRET_OPT, C_SIDE, C_SIDE_VETOES, C_TP_SUM,
     DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
     EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
-    EV_UNAN, EV_VETO, EV_W, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
+    EV_UNAN, EV_VETO, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
     K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_FVER, O_GVER, OBS_LEN, R_CUM,
     W_OBS2, W_ST2, W_TMP, WK_LEN,
     RNG_CHANCE, RNG_SCRAMBLE, S_ERROR, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
@@ -41,6 +41,7 @@ from demos_sim.demos.layout import (
 from demos_sim.demos.observe import observe, scramble_hidden
 from demos_sim.demos.scoring import best_combo, round_key
 from demos_sim.bits import lowest_bit
+from demos_sim.eventlog import log_event
 from demos_sim.rng import derive, shuffle_inplace
 
 D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF, D_ERROR = 0, 1, 2, 3
@@ -53,19 +54,7 @@ ERRORS = {ERR_DECK_EMPTY: "the People deck ran out (D2.3 should prevent it)",
 # ------------------------------------------------------------------ small helpers
 @njit(cache=True, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
-    if cfg[C_LOG] == 0:
-        return
-    i = log[0]
-    if i + EV_W >= log.shape[0]:
-        log[1] = 1  # overflow flag; the record layer refuses the game
-        return
-    log[i] = t
-    log[i + 1] = a
-    log[i + 2] = b
-    log[i + 3] = c
-    log[i + 4] = d
-    log[i + 5] = e
-    log[0] = i + EV_W
+    log_event(cfg[C_LOG], log, t, a, b, c, d, e)
 
 
 @njit(cache=True, inline="always")

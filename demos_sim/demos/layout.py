@@ -107,7 +107,6 @@ O_MEDIA_OWNED = O_COVER + NFIG   # 5 (public once the Scandal phase starts)
 O_FIGS = O_MEDIA_OWNED + MAXP    # 5 x 14: known figure id, -1 face-down unknown, -2 none
 O_FVER = O_FIGS + MAXP * NFIG    # 5: versions of the O_FIGS rows (bookkeeping)
 OBS_LEN = O_FVER + MAXP
-O_GAME_FIRST = O_SCORE           # first entry of the game part
 
 S_ARG0 = ST_LEN        # decision argument (K_ALLOC: figure; K_COLOUR: target seat)
 S_ARG1 = ST_LEN + 1    # K_COLOUR: target figure slot
@@ -143,7 +142,7 @@ R_HARMONY = R_CUM + MAXP   # MAXP harmonies
 RES_LEN = R_HARMONY + MAXP
 
 # ---------------------------------------------------------------- event log (records)
-EV_W = 6  # every event is EV_W int64: type, a, b, c, d, e
+from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)
 (EV_PILE, EV_FAV, EV_ROUND, EV_DECK, EV_PUBLIC, EV_SECRET, EV_VETO, EV_UNAN, EV_SHOW,
  EV_WIN, EV_FIG, EV_REVEAL, EV_POINTS, EV_END, EV_CANCEL, EV_KEPT, EV_MEDIA, EV_TRIO,
  EV_RESULT) = range(1, 20)

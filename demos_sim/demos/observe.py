@@ -17,20 +17,19 @@ never-seen cards, face-down figures, the Power pile); the observation test asser
 ``observe`` and every policy's decision are unchanged by it.
 """
 
-import numpy as np
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_MODE, C_N, C_SIDE, RNG_SCRAMBLE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, MEDIA0, NFIG,
+    C_MODE, C_N, C_SIDE, RNG_SCRAMBLE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, NFIG,
     O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
-    O_FIGUP, O_FVER, O_GAME_FIRST, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
+    O_FIGUP, O_FVER, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
     O_PILE_LEFT, O_PUB, O_ROUND, O_SCORE, O_SEAT, O_SEC, O_SEC_TAKE, O_SIDE, O_TABLE,
-    O_UNAN_TAKE, O_VETOED, O_VETOES, OBS_LEN, S_ARG0, S_ARG1, S_COVER, S_CUM, S_DEALER,
+    O_UNAN_TAKE, O_VETOED, O_VETOES, S_ARG0, S_ARG1, S_COVER, S_CUM, S_DEALER,
     S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV, S_FIG, S_FIGUP, S_FVER, S_GVER, S_HAND,
     S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN, S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC,
     S_SEC_TAKE, S_SEC_UP, S_TABLE, S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, S_TEAMVIEW,
 )
-from demos_sim.rng import below
+from demos_sim.rng import shuffle_inplace
 
 
 @njit(cache=True, inline="always")
@@ -162,11 +161,7 @@ def scramble_hidden(st, cfg, seat, kind, rng, tmp):
         if st[S_UNAN_TAKE + p] >= 0 and not (fixed >> st[S_UNAN + p]) & 1:
             cards[nc] = st[S_UNAN + p]
             nc += 1
-    for k in range(nc - 1, 0, -1):
-        j = below(rng, RNG_SCRAMBLE, k + 1)
-        t = cards[k]
-        cards[k] = cards[j]
-        cards[j] = t
+    shuffle_inplace(cards, nc, rng, RNG_SCRAMBLE)
     # write back in the same location order
     k = 0
     for i in range(st[S_DECK_POS], st[S_DECK_LEN]):
@@ -205,11 +200,7 @@ def scramble_hidden(st, cfg, seat, kind, rng, tmp):
             if not (st[S_FIGUP + p] >> f) & 1:
                 figs[nf] = f
                 nf += 1
-    for k in range(nf - 1, 0, -1):
-        j = below(rng, RNG_SCRAMBLE, k + 1)
-        t = figs[k]
-        figs[k] = figs[j]
-        figs[j] = t
+    shuffle_inplace(figs, nf, rng, RNG_SCRAMBLE)
     k = 0
     for i in range(st[S_PILE_POS], st[S_PILE_LEN]):
         st[S_PILE + i] = figs[k]

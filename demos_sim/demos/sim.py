@@ -20,7 +20,8 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.policies import Policy, loaded_plugins, resolve
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (  # noqa: F401  (CHUNK, chunks_of re-exported)
-    CHUNK, check_run_args, chunk_game_keys, chunks_of, run_chunks, share_ci,
+    CHUNK, check_run_args, chunk_game_keys, chunks_of, play_rows, run_chunks, share_ci,
+    share_counts,
 )
 
 
@@ -52,10 +53,8 @@ def aggregate(res: np.ndarray) -> np.ndarray:
     agg[A_ROUNDS_SQ] = (rounds * rounds).sum()
     agg[A_VETOES] = res[:, L.R_VETOES_USED].sum()
     nwin = res[:, L.R_NWIN]
-    for s in range(L.MAXP):
-        won = (res[:, L.R_WINSIDES] >> s) & 1 == 1
-        for k in range(1, L.MAXP + 1):
-            agg[A_SHARE + s * L.MAXP + k - 1] = (won & (nwin == k)).sum()
+    agg[A_SHARE:A_SHARE + L.MAXP * L.MAXP] = share_counts(
+        res[:, L.R_WINSIDES], nwin, L.MAXP, L.MAXP).ravel()
     return agg
 
 
@@ -70,16 +69,9 @@ def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     (:mod:`demos_sim.runner`) turns these rows into its own per-chunk aggregates.
     """
     from demos_sim.demos.engine import DIAG_LEN, check_errors, play_batch
-    from demos_sim.registry import load_plugin
 
-    for plugin in plugins:  # worker processes register the user's policies too
-        load_plugin(plugin)
-
-    fns, params = policy_tuple(resolve(specs, players))
-    keys = chunk_game_keys(seed, chunk, 0, count)
-    res = np.zeros((count, L.RES_LEN), np.int64)
-    diag = np.zeros(DIAG_LEN, np.int64)
-    play_batch(fns, cfg_arr, params, keys, res, diag)
+    res, diag = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
+                          L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins)
     check_errors(diag)
     return res
 

@@ -41,11 +41,12 @@ import numpy as np
 from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
+from demos_sim.eventlog import log_event
 from demos_sim.protocole.layout import (
     C_CHECK_OBS, C_FOYER_START, C_LOG, C_MODE, C_N, C_NEED, C_REINF_SEL, C_ROUND_CAP,
     C_SCOPE_TEAM, C_TIE_DISCARD, COLOUR0, EV_CONTROL, EV_DECK, EV_END, EV_FOYER_DEAL,
     EV_HAND, EV_POINTS, EV_REINF, EV_RESULT, EV_ROUND, EV_SEL_START, EV_SELECTION,
-    EV_SETUP, EV_TURN, EV_W, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
+    EV_SETUP, EV_TURN, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
     OBS_LEN, OUT_LOSS_ELIM, OUT_LOSS_REINF, OUT_NONE, OUT_WIN, R_ELIM, R_FOYER_CARDS,
     R_NWIN, R_OUTCOME, R_POINTS, R_ROUNDS, R_TRUNC, R_TURNS, R_WINMASK, RES_LEN,
     RNG_CHANCE, S_ALIVE, S_DEAD, S_DECK, S_DECK_LEN, S_DECKSET, S_FOYER, S_GONE, S_HAND,
@@ -66,19 +67,7 @@ CTRL_GO_ON, CTRL_END = 0, 1
 # ------------------------------------------------------------------ small helpers
 @njit(cache=True, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
-    if cfg[C_LOG] == 0:
-        return
-    i = log[0]
-    if i + EV_W >= log.shape[0]:
-        log[1] = 1  # overflow flag; the record layer refuses the game
-        return
-    log[i] = t
-    log[i + 1] = a
-    log[i + 2] = b
-    log[i + 3] = c
-    log[i + 4] = d
-    log[i + 5] = e
-    log[0] = i + EV_W
+    log_event(cfg[C_LOG], log, t, a, b, c, d, e)
 
 
 @njit(cache=True, inline="always")

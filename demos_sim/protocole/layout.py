@@ -99,6 +99,6 @@ RES_LEN = R_POINTS + MAXP
 OUT_NONE, OUT_WIN, OUT_LOSS_ELIM, OUT_LOSS_REINF = 0, 1, 2, 3   # coop outcomes (P5.2)
 
 # ---------------------------------------------------------------- event log (records)
-EV_W = 6  # every event is EV_W int64: type, a, b, c, d, e
+from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)
 (EV_SETUP, EV_ROUND, EV_DECK, EV_FOYER_DEAL, EV_HAND, EV_SEL_START, EV_TURN, EV_SELECTION,
  EV_CONTROL, EV_REINF, EV_POINTS, EV_END, EV_RESULT) = range(1, 14)

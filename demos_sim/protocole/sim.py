@@ -16,7 +16,9 @@ from demos_sim.protocole import layout as L
 from demos_sim.protocole.policies import Policy, loaded_plugins, resolve
 from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.registry import policy_tuple as _policy_tuple
-from demos_sim.sim_common import check_run_args, chunk_game_keys, run_chunks, share_ci
+from demos_sim.sim_common import (
+    check_run_args, play_rows, run_chunks, share_ci, share_counts,
+)
 
 
 def policy_tuple(policies: list[Policy]):
@@ -58,10 +60,9 @@ def aggregate(res: np.ndarray) -> np.ndarray:
     agg[A_LOSS_ELIM] = (out == L.OUT_LOSS_ELIM).sum()
     agg[A_LOSS_REINF] = (out == L.OUT_LOSS_REINF).sum()
     nwin = res[:, L.R_NWIN]
+    agg[A_SHARE:A_SHARE + L.MAXP * L.MAXP] = share_counts(
+        res[:, L.R_WINMASK], nwin, L.MAXP, L.MAXP).ravel()
     for p in range(L.MAXP):
-        w = (res[:, L.R_WINMASK] >> p) & 1 == 1
-        for k in range(1, L.MAXP + 1):
-            agg[A_SHARE + p * L.MAXP + k - 1] = (w & (nwin == k)).sum()
         agg[A_ELIM + p] = ((res[:, L.R_ELIM] >> p) & 1).sum()
         agg[A_POINTS + p] = res[:, L.R_POINTS + p].sum()
     agg[A_FOYER_HIST:] = np.bincount(res[won, L.R_FOYER_CARDS], minlength=L.NCARD + 1)
@@ -73,15 +74,9 @@ def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     """Games ``0 … count-1`` of chunk ``chunk``: per-game result rows (``R_*`` of
     :mod:`demos_sim.protocole.layout`), for :func:`run_chunk` and the experiment runner."""
     from demos_sim.protocole.engine import DIAG_LEN, play_batch
-    from demos_sim.registry import load_plugin
 
-    for plugin in plugins:  # worker processes register the user's policies too
-        load_plugin(plugin)
-    fns, params = policy_tuple(resolve(specs, players))
-    keys = chunk_game_keys(seed, chunk, 0, count)
-    res = np.zeros((count, L.RES_LEN), np.int64)
-    diag = np.zeros(DIAG_LEN, np.int64)
-    play_batch(fns, cfg_arr, params, keys, res, diag)
+    res, _ = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
+                       L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins)
     return res
 
 

@@ -28,7 +28,6 @@ import io
 import json
 import os
 import re
-import secrets
 from pathlib import Path
 
 import numpy as np

@@ -48,7 +48,7 @@ from demos_sim.demos.layout import (
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import _greedy_colour, value4, scoring_rules, value5
-from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
+from demos_sim.demos.scoring import best_combo, suit_slice, total_value
 from demos_sim.rng import below
 
 P_VETO_AT, P_LATE, P_NOVETO, P_NOTAKE, P_NOMEDIA, P_NEED, P_SAMPLES, P_KEEP, P_DRAW_W, P_FLOOR, P_HORIZON, P_SHAPE = range(12)

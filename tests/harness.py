@@ -82,12 +82,12 @@ class Table:
     # ---------------------------------------------------------------- phases
     def showdown(self):
         E._showdown(self.fns, self.st, self.cfg, self.obs, self.opts, self.params, self.prng,
-                    self.wk, self.diag, self.log)
+                    self.wk, self.diag, self.log, self.res)
         return self.events()
 
     def scandal(self):
         E._scandal(self.fns, self.st, self.cfg, self.obs, self.opts, self.params, self.prng,
-                   self.wk, self.diag, self.log)
+                   self.wk, self.diag, self.log, self.res)
         return self.events()
 
     def election(self):

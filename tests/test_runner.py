@@ -82,8 +82,11 @@ def test_points_play_the_same_deals(tmp_path):
     path = write(tmp_path, 'game = "demos"\nseed = 11\ngames = 3000\n'
                            '[grid]\nround_cap = [200, 300]\n')
     df = run_experiment(load_experiment(path), out=tmp_path / "r", quiet=True).results
-    other = df[df["point"] == 1]
+    ratios = [q.name for q in adapter("demos").quantities if q.per is not None]
+    other = df[(df["point"] == 1) & ~df["metric"].isin(ratios)]
     assert (other["diff"] == 0).all() and (other["diff_sd"] == 0).all()
+    # ratio metrics carry no paired difference (Quantity.per)
+    assert df[(df["point"] == 1) & df["metric"].isin(ratios)]["diff"].isna().all()
     assert (other["diff_ci_low"] == 0).all() and (other["diff_ci_high"] == 0).all()
     assert (df[df["metric"] == "truncated"]["mean"] == 0).all()
 

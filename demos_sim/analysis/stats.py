@@ -72,3 +72,30 @@ def paired_diff_ci(s: int, sq: int, s_ref: int, sq_ref: int, cross: int, n: int,
     """
     s, sq, s_ref, sq_ref, cross = map(int, (s, sq, s_ref, sq_ref, cross))
     return _estimate(s - s_ref, sq + sq_ref - 2 * cross, n, scale, False, z)
+
+
+def ratio_ci(sx: int, sxx: int, sy: int, syy: int, sxy: int, n: int, scale: int = 1,
+             rate: bool = False, z: float = Z95) -> Estimate:
+    """Ratio ``R = Σx / (scale · Σy)`` over ``n`` games, with a delta-method interval.
+
+    ``x`` and ``y`` are per-game values (e.g. Σ over seats of win share × [held one Media],
+    and the number of seats that held one): ``R`` is a conditional mean. With per-game
+    means ``x̄, ȳ``, ``Var R ≈ (s_x² − 2R s_xy + R² s_y²) / (n ȳ²)`` (games i.i.d.).
+    ``sd`` is reported as ``half_width·√n / z`` so that it reads like the other estimates.
+    """
+    sx, sxx, sy, syy, sxy, n = map(int, (sx, sxx, sy, syy, sxy, n))
+    nan = float("nan")
+    if n < 2 or sy <= 0:
+        return Estimate(nan, nan, nan, nan, nan)
+    r = sx / (scale * sy)                      # ratio in units of x / scale
+    xs = sx / scale
+    vx = (sxx / scale ** 2 - xs * xs / n) / (n - 1)
+    vy = (syy - sy * sy / n) / (n - 1)
+    cxy = (sxy / scale - xs * sy / n) / (n - 1)
+    ybar = sy / n
+    var = max(vx - 2 * r * cxy + r * r * vy, 0.0) / (n * ybar * ybar)
+    half = z * math.sqrt(var)
+    lo, hi = r - half, r + half
+    if rate:
+        lo, hi = max(0.0, lo), min(1.0, hi)
+    return Estimate(r, half * math.sqrt(n) / z, half, lo, hi)

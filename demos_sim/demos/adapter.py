@@ -12,6 +12,17 @@ from demos_sim.runner.games import SHARE_SCALE, GameAdapter, Quantity
 _PKG = Path(__file__).resolve().parent.parent
 
 
+from demos_sim.demos.layout import DEC_LABELS, NVB  # noqa: E402
+
+COMBO_BINS = ("carre", "run_1_suit", "run_2_suits", "run_3_suits")
+VETO_BINS = tuple(str(r + 1) for r in range(NVB - 1)) + (f"{NVB}+",)
+MEDIA_BINS = ("0", "1", "2")
+TARGET_BINS = ("targeted", "not_targeted")
+ACTOR_BINS = ("teammate", "opponent")
+IND_BINS = ("a_peoples_voice", "b_media_controller", "c_dissident")
+HARMONY_BINS = ("no_winner", "none", "one_colour", "two_colours", "three_colours")
+
+
 class DemosAdapter(GameAdapter):
     name = "demos"
     title = "DĒMOS"
@@ -27,6 +38,42 @@ class DemosAdapter(GameAdapter):
         Quantity("points", "seat", hist=(5, 256),
                  description="cumulative points at the end of the game"),
         Quantity("vetoes", "game", description="vetoes used per game"),
+        # --- game statistics for the designer's analyses (RULES.md rule IDs in brackets)
+        Quantity("nowin_rounds", "game", rate=True, per="rounds",
+                 description="share of rounds nobody wins (D4.4)"),
+        Quantity("round_winners", "game", description="round wins per game (joint wins count each)"),
+        Quantity("combo_share", "bins", rate=True, per="round_winners", bins=COMBO_BINS,
+                 description="share of round wins by combination (D4.1)"),
+        Quantity("veto_by_side", "side", description="vetoes used per game by side (D3.4.1, D9.3)"),
+        Quantity("veto_round", "bins", bins=VETO_BINS,
+                 description="vetoes used per game in round r (the last bin: later rounds)"),
+        Quantity("unanimous", "game", description="unanimous turns played per game (D3.4)"),
+        Quantity("unan_score_change", "game", per="unanimous",
+                 description="Σ over players of the round-score change a unanimous turn makes"),
+        Quantity("unan_winner_change", "game", rate=True, per="unanimous",
+                 description="share of unanimous turns that change the round's winners"),
+        Quantity("media_held", "seat", description="Media held when the Scandal starts (D6)"),
+        Quantity("players_by_media", "bins", bins=MEDIA_BINS,
+                 description="players per game holding 0, 1 or 2 Media"),
+        Quantity("win_by_media", "bins", SHARE_SCALE, rate=True, per="players_by_media",
+                 bins=MEDIA_BINS, description="win share of a player holding 0, 1 or 2 Media"),
+        Quantity("players_by_targeted", "bins", bins=TARGET_BINS,
+                 description="players per game aimed at by a Media action, or not (D6.2)"),
+        Quantity("win_by_targeted", "bins", SHARE_SCALE, rate=True, per="players_by_targeted",
+                 bins=TARGET_BINS, description="win share of a player aimed at by a Media, or not"),
+        Quantity("media_actions", "bins", bins=ACTOR_BINS,
+                 description="Media actions per game aimed at a teammate or an opponent"),
+        Quantity("win_by_media_target", "bins", SHARE_SCALE, rate=True, per="media_actions",
+                 bins=ACTOR_BINS,
+                 description="win share of the acting player's side, by whom its Media aimed at"),
+        Quantity("media_cancel", "game", rate=True,
+                 description="share of games where a player's two Media cancel out (D6.1)"),
+        Quantity("decided", "bins", rate=True, bins=DEC_LABELS,
+                 description="how the election found its winner (D7.3, D9.5, D9.6 priority)"),
+        Quantity("independent_condition", "bins", rate=True, bins=IND_BINS,
+                 description="2v2+1: share of games reaching D9.6 step 2 with each condition"),
+        Quantity("win_harmony", "bins", rate=True, bins=HARMONY_BINS,
+                 description="harmony of the winning trio (D7.2); none: won without a trio"),
     )
 
     def check_setting(self, key, value):
@@ -100,6 +147,24 @@ class DemosAdapter(GameAdapter):
         for s in range(nsides):
             share[:, s] = ((res[:, L.R_WINSIDES] >> s) & 1) * units
         trunc = res[:, L.R_TRUNC] == 1
+        n = config.players
+        seat_side = np.array(config.side_of_seat())
+        seat_win = share[:, seat_side]                      # a player's win = its side's
+        media = res[:, L.R_MEDIA:L.R_MEDIA + n]
+        targeted = res[:, L.R_TARGETED:L.R_TARGETED + n] > 0
+        mate = res[:, L.R_ACT_MATE:L.R_ACT_MATE + n]
+        opp = res[:, L.R_ACT_OPP:L.R_ACT_OPP + n]
+        by_media = np.stack([(media == k).sum(1) for k in range(3)], 1)
+        win_media = np.stack([(seat_win * (media == k)).sum(1) for k in range(3)], 1)
+        by_target = np.stack([targeted.sum(1), (~targeted).sum(1)], 1)
+        win_target = np.stack([(seat_win * targeted).sum(1), (seat_win * ~targeted).sum(1)], 1)
+        acts = np.stack([mate.sum(1), opp.sum(1)], 1)
+        win_acts = np.stack([(seat_win * mate).sum(1), (seat_win * opp).sum(1)], 1)
+        decided = (res[:, L.R_DECIDED:L.R_DECIDED + 1] == np.arange(len(DEC_LABELS))).astype(
+            np.int64)
+        ind = np.stack([(res[:, L.R_IND_COND] >> b) & 1 for b in range(3)], 1)
+        harm = (res[:, L.R_WIN_HARM:L.R_WIN_HARM + 1] == np.arange(-1, 4)).astype(np.int64)
+        winkind = res[:, L.R_WINKIND:L.R_WINKIND + 4]
         return {
             "win_share": share,
             "no_winner": ((nwin == 0) & ~trunc).astype(np.int64)[:, None],
@@ -107,6 +172,25 @@ class DemosAdapter(GameAdapter):
             "rounds": res[:, L.R_ROUNDS:L.R_ROUNDS + 1].copy(),
             "points": res[:, L.R_CUM:L.R_CUM + config.players].copy(),
             "vetoes": res[:, L.R_VETOES_USED:L.R_VETOES_USED + 1].copy(),
+            "nowin_rounds": res[:, L.R_NOWIN_ROUNDS:L.R_NOWIN_ROUNDS + 1].copy(),
+            "round_winners": winkind.sum(1, keepdims=True),
+            "combo_share": winkind.copy(),
+            "veto_by_side": res[:, L.R_VETO_SIDE:L.R_VETO_SIDE + nsides].copy(),
+            "veto_round": res[:, L.R_VETO_RND:L.R_VETO_RND + L.NVB].copy(),
+            "unanimous": res[:, L.R_UNAN:L.R_UNAN + 1].copy(),
+            "unan_score_change": res[:, L.R_UNAN_DELTA:L.R_UNAN_DELTA + 1].copy(),
+            "unan_winner_change": res[:, L.R_UNAN_FLIP:L.R_UNAN_FLIP + 1].copy(),
+            "media_held": media.copy(),
+            "players_by_media": by_media,
+            "win_by_media": win_media,
+            "players_by_targeted": by_target,
+            "win_by_targeted": win_target,
+            "media_actions": acts,
+            "win_by_media_target": win_acts,
+            "media_cancel": res[:, L.R_MEDIA_CANCEL:L.R_MEDIA_CANCEL + 1].copy(),
+            "decided": decided,
+            "independent_condition": ind,
+            "win_harmony": harm,
         }
 
     def source_files(self):

@@ -33,6 +33,10 @@ from demos_sim.demos.layout import (
     W_OBS2, W_ST2, W_TMP, WK_LEN,
     RNG_CHANCE, RNG_SCRAMBLE, S_ERROR, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
     R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
+    NVB, R_ACT_MATE, R_ACT_OPP, R_DECIDED, R_IND_COND, R_MEDIA, R_MEDIA_CANCEL,
+    R_NOWIN_ROUNDS, R_TARGETED, R_UNAN, R_UNAN_DELTA, R_UNAN_FLIP, R_VETO_RND, R_VETO_SIDE,
+    R_WIN_HARM, R_WINKIND, W_PRE, DEC_HARMONY, DEC_NOTRIO_POINTS, DEC_P1, DEC_P2, DEC_P3,
+    DEC_POINTS, DEC_SHARED,
     S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
     S_FIG, S_FIGUP, S_FVER, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
     S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC, S_SEC_TAKE, S_SEC_UP, S_TABLE, S_TRUNC,
@@ -250,6 +254,8 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
                 st[S_VETOED] = 1
                 st[S_GVER] += 1
                 res[R_VETOES_USED] += 1
+                res[R_VETO_SIDE + side] += 1
+                res[R_VETO_RND + min(r, NVB - 1)] += 1
                 _log(cfg, log, EV_VETO, p, 0, 0, 0, 0)
                 break
         if st[S_VETOED] == 0:
@@ -259,6 +265,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
                     st[S_TABLE] |= 1 << st[S_SEC + p]
                     st[S_FACEUP] |= 1 << st[S_SEC + p]
             st[S_SEC_UP] = 1
+            _pre_unanimous(st, cfg, wk)
             # D3.4.3 each discards face down (out of the round), then draws or takes
             for j in range(n):
                 p = _seat_at(st, cfg, j)
@@ -271,11 +278,51 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
                 st[S_UNAN_TAKE + p] = t
                 _log(cfg, log, EV_UNAN, p, d, t, 0, 0)
 
-    _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
+    _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
+    if full and st[S_VETOED] == 0:
+        _post_unanimous(st, cfg, wk, res)
 
 
 @njit(cache=True, _nrt=False)
-def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
+def _winner_seats(keys, n):
+    """Seats with the best D4.3 key (0 when everyone abandoned)."""
+    best = -1
+    for p in range(n):
+        if keys[p] > best:
+            best = keys[p]
+    m = 0
+    if best >= 0:
+        for p in range(n):
+            if keys[p] == best:
+                m |= 1 << p
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _pre_unanimous(st, cfg, wk):
+    """Statistics only: round scores and keys the hands would show without D3.4.3."""
+    for p in range(cfg[C_N]):
+        h = st[S_HAND + p]
+        kd, sc, cm = best_combo(h, 1, cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1], cfg[C_RB + 2],
+                                st[S_FAV + p], cfg[C_FAV_BONUS])
+        wk[W_PRE + p] = sc
+        wk[W_PRE + MAXP + p] = round_key(h, kd, sc, cm)
+
+
+@njit(cache=True, _nrt=False)
+def _post_unanimous(st, cfg, wk, res):
+    """What the unanimous turn changed: Σ round-score change, and whether winners changed."""
+    n = cfg[C_N]
+    res[R_UNAN] += 1
+    for p in range(n):
+        res[R_UNAN_DELTA] += st[S_SCORE + p] - wk[W_PRE + p]
+    if _winner_seats(wk[W_PRE + MAXP:W_PRE + 2 * MAXP], n) != _winner_seats(
+            st[S_KEY:S_KEY + MAXP], n):
+        res[R_UNAN_FLIP] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """D4: combinations, round winners, figures, Carré reveal and points of the round."""
     n = cfg[C_N]
     full = cfg[C_RULES] == 0
@@ -291,6 +338,10 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
         kinds[p] = kd
         scores[p] = sc
         keys[p] = round_key(h, kd, sc, cm)
+        # statistics: combination class 0 Carré, 1–3 a run of that many suits
+        wk[W_PRE + 2 * MAXP + p] = 0 if kd == 2 else (
+            ((cm & 0x3FF) != 0) + ((cm & (0x3FF << 10)) != 0) + ((cm & (0x3FF << 20)) != 0)
+            + ((cm & (0x3FF << 30)) != 0))
         if keys[p] > best:
             best = keys[p]
         _log(cfg, log, EV_SHOW, p, h, kd, cm, sc)
@@ -305,6 +356,7 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
             if keys[p] != best:
                 continue
             _log(cfg, log, EV_WIN, p, 0, 0, 0, 0)
+            res[R_WINKIND + wk[W_PRE + 2 * MAXP + p]] += 1
             side = cfg[C_SIDE + p]
             e = -1
             for x in range(n_ent):
@@ -318,6 +370,8 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
                 n_ent += 1
             if kinds[p] == 2:
                 ent_carre[e] = 1
+    if best < 0:
+        res[R_NOWIN_ROUNDS] += 1
     carre_win = False
     for e in range(n_ent):                                     # D4.5
         if ent_carre[e]:
@@ -386,7 +440,7 @@ def _legal_targets(st, cfg, p, opts, k0):
 
 
 @njit(cache=True, _nrt=False)
-def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
+def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     n = cfg[C_N]
     indep = cfg[C_INDEP]
     held = wk[W_TMP:W_TMP + MAXP]
@@ -403,6 +457,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
                 st[S_FVER + p] += 1
     for p in range(n):
         st[S_MEDIA_OWNED + p] = held[p]
+        res[R_MEDIA + p] = held[p]
         if held[p] == 2:
             if p == indep:                                  # D9.6 the Independent's choice
                 if cfg[C_IND_ACT]:
@@ -411,6 +466,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
                     _log(cfg, log, EV_KEPT, p, 0, 0, 0, 0)
             else:                                           # D6.1 they cancel out
                 st[S_MEDIA_OWNED + p] = 0
+                res[R_MEDIA_CANCEL] = 1
                 _log(cfg, log, EV_CANCEL, p, 0, 0, 0, 0)
         elif held[p] == 1:
             plays[p] = 1
@@ -437,6 +493,11 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
                 opts[c] = c
             colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, wk, diag)
             st[S_COVER + f] = colour
+            res[R_TARGETED + q] += 1
+            if cfg[C_SIDE + q] == cfg[C_SIDE + p]:
+                res[R_ACT_MATE + p] += 1
+            else:
+                res[R_ACT_OPP + p] += 1
             st[S_FIGUP + q] |= 1 << f
             st[S_FVER + q] += 1
             st[S_GVER] += 1
@@ -542,6 +603,32 @@ def _best_sides(st, cfg, side_h, eligible):
 
 
 @njit(cache=True, _nrt=False)
+def _n_best_sides(cfg, side_h, eligible):
+    """How many eligible sides share the best harmony (statistics)."""
+    bh = 0
+    for s in range(cfg[C_NSIDES]):
+        if eligible[s] and side_h[s] > bh:
+            bh = side_h[s]
+    k = 0
+    for s in range(cfg[C_NSIDES]):
+        if eligible[s] and side_h[s] == bh:
+            k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _decided(n_best, win):
+    """DEC_HARMONY (one best harmony), DEC_POINTS (points broke the tie) or DEC_SHARED."""
+    if n_best == 1:
+        return DEC_HARMONY
+    k = 0
+    while win:
+        win &= win - 1
+        k += 1
+    return DEC_POINTS if k == 1 else DEC_SHARED
+
+
+@njit(cache=True, _nrt=False)
 def _election(st, cfg, wk, log, res):
     n = cfg[C_N]
     mode = cfg[C_MODE]
@@ -565,11 +652,16 @@ def _election(st, cfg, wk, log, res):
         res[R_HARMONY + p] = h
     ns = cfg[C_NSIDES]
     win = 0
+    dec = 0                 # statistics: how the winner was found (DEC_*)
     if mode == 0:                                            # D7.3, D7.4
         bh = 0
         for p in range(n):
             if harm[p] > bh:
                 bh = harm[p]
+        nbest = 0
+        for p in range(n):
+            if harm[p] == bh:
+                nbest += 1
         if bh > 0 or cfg[C_NO_TRIO_POINTS]:
             bv = -1
             for p in range(n):
@@ -578,6 +670,7 @@ def _election(st, cfg, wk, log, res):
             for p in range(n):
                 if harm[p] == bh and st[S_CUM + p] == bv:
                     win |= 1 << p
+            dec = _decided(nbest, win) if bh > 0 else DEC_NOTRIO_POINTS
     else:
         for p in range(n):
             s = cfg[C_SIDE + p]
@@ -587,6 +680,7 @@ def _election(st, cfg, wk, log, res):
             for s in range(ns):
                 eligible[s] = 1
             win = _best_sides(st, cfg, side_h, eligible)
+            dec = _decided(_n_best_sides(cfg, side_h, eligible), win)
         else:                                                # D9.6
             indep = cfg[C_INDEP]
             si = cfg[C_SIDE + indep]
@@ -599,6 +693,7 @@ def _election(st, cfg, wk, log, res):
                 for p in range(n):
                     if harm[p] == 3 and st[S_CUM + p] == bv:
                         win |= 1 << cfg[C_SIDE + p]
+                dec = DEC_P1
             else:
                 # 2. the Independent's own conditions
                 ci = st[S_CUM + indep]
@@ -614,8 +709,11 @@ def _election(st, cfg, wk, log, res):
                         has_j = True
                 controller = st[S_MEDIA_OWNED + indep] == 2 and has_j
                 dissident = harm[indep] == 2
+                res[R_IND_COND] = (1 if most else 0) | (2 if controller else 0) | (
+                    4 if dissident else 0)
                 if most or controller or dissident:
                     win = 1 << si
+                    dec = DEC_P2
                 else:
                     # 3. residual team trios (the Independent takes no part)
                     for s in range(ns):
@@ -627,6 +725,8 @@ def _election(st, cfg, wk, log, res):
                             if (ach[p] >> 1) & 1:
                                 side_h[cfg[C_SIDE + p]] = 1
                     win = _best_sides(st, cfg, side_h, eligible)
+                    if win:
+                        dec = DEC_P3
     nwin = 0
     seats = 0
     for s in range(MAXP):
@@ -637,6 +737,12 @@ def _election(st, cfg, wk, log, res):
             seats |= 1 << p
     res[R_NWIN] = nwin
     res[R_WINSIDES] = win
+    res[R_DECIDED] = dec if win else 0
+    wh = -1
+    for p in range(n):
+        if (seats >> p) & 1 and harm[p] > wh:
+            wh = harm[p]
+    res[R_WIN_HARM] = wh
     _log(cfg, log, EV_RESULT, win, seats, 0, 0, 0)
 
 
@@ -710,7 +816,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     if st[S_TRUNC]:
         return
     if full:
-        _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
+        _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
     _election(st, cfg, wk, log, res)
     if st[S_ERROR] != 0:
         diag[D_ERROR] = st[S_ERROR]

@@ -129,7 +129,8 @@ RNG_SCRAMBLE = MAXP + 1
 W_ST2 = 0                 # the M2 check's scrambled copy of st
 W_OBS2 = W_ST2 + ST_LEN   # … and its observation
 W_TMP = W_OBS2 + OBS_LEN  # 128 words for small lists (scramble, trios, election)
-WK_LEN = W_TMP + 128
+W_PRE = W_TMP + 128       # 3 x MAXP (statistics): scores and keys before D3.4.3, combination class
+WK_LEN = W_PRE + 3 * MAXP
 
 # ---------------------------------------------------------------- results (one row per game)
 R_ROUNDS = 0
@@ -139,7 +140,34 @@ R_WINSIDES = 3    # bitmask of winning sides
 R_VETOES_USED = 4
 R_CUM = 5         # MAXP cumulative points
 R_HARMONY = R_CUM + MAXP   # MAXP harmonies
-RES_LEN = R_HARMONY + MAXP
+# Game statistics for the designer's analyses (counted by the kernel, cheap integers):
+R_NOWIN_ROUNDS = R_HARMONY + MAXP   # rounds nobody won (D4.4)
+R_WINKIND = R_NOWIN_ROUNDS + 1      # 4: round wins (per winning player) by Carré, run of 1/2/3 suits
+R_VETO_SIDE = R_WINKIND + 4         # MAXP: vetoes used by side
+NVB = 16
+R_VETO_RND = R_VETO_SIDE + MAXP     # NVB: vetoes used in round r (0-based; the last bin: later)
+R_UNAN = R_VETO_RND + NVB           # unanimous turns played (not vetoed)
+R_UNAN_DELTA = R_UNAN + 1           # Σ over those turns and players: round score after − before
+R_UNAN_FLIP = R_UNAN_DELTA + 1      # those turns that changed the set of round winners
+R_MEDIA = R_UNAN_FLIP + 1           # MAXP: Media held by seat when the Scandal phase starts
+R_MEDIA_CANCEL = R_MEDIA + MAXP     # 1 when a player's two Media cancelled out (D6.1)
+R_TARGETED = R_MEDIA_CANCEL + 1     # MAXP: Media actions aimed at seat
+R_ACT_MATE = R_TARGETED + MAXP      # MAXP: Media actions of seat aimed at a teammate
+R_ACT_OPP = R_ACT_MATE + MAXP       # MAXP: … aimed at an opponent
+R_DECIDED = R_ACT_OPP + MAXP        # how the election was decided: DEC_* code
+R_IND_COND = R_DECIDED + 1          # 2v2+1 step 2: bitmask of the Independent's conditions a/b/c
+R_WIN_HARM = R_IND_COND + 1         # best harmony among winning players (-1: no winner)
+RES_LEN = R_WIN_HARM + 1
+
+# R_DECIDED codes
+DEC_NONE = 0           # no winner (or truncated)
+DEC_HARMONY = 1        # one side had the best harmony (D7.3, D9.5)
+DEC_POINTS = 2         # a harmony tie broken by points
+DEC_SHARED = 3         # a tie that points did not break: shared victory
+DEC_NOTRIO_POINTS = 4  # no trio anywhere, won on points (D7.4 `points`)
+DEC_P1, DEC_P2, DEC_P3 = 5, 6, 7    # 2v2+1: the priority step that found the winner (D9.6)
+DEC_LABELS = ("none", "harmony", "points", "shared", "no_trio_points", "p1_three_colour",
+              "p2_independent", "p3_team_trios")
 
 # ---------------------------------------------------------------- event log (records)
 from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)

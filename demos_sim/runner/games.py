@@ -38,11 +38,19 @@ class Quantity:
     Parameters
     ----------
     name : metric name used in experiment files and tables.
-    level : ``"side"`` (one value per side), ``"seat"`` (per seat) or ``"game"`` (one).
+    level : ``"side"`` (one value per side), ``"seat"`` (per seat), ``"game"`` (one) or
+        ``"bins"`` (one value per label of ``bins``: a per-game vector such as vetoes
+        used in each round, or one-hot indicators of a category).
     scale : stored integers are value × scale (win share: :data:`SHARE_SCALE`).
     rate : a proportion in [0, 1] (its interval is clipped to [0, 1]).
     hist : ``(bin width, number of bins)`` of a histogram kept per chunk, or None;
         values past the last bin are counted in it (overflow bin).
+    bins : column labels of a ``"bins"`` quantity.
+    per : name of a denominator quantity, or None. When given, the quantity is reported
+        as the ratio ``Σx / Σy`` of its sum to the denominator's (column by column, or
+        over the denominator's single column), with a delta-method interval: e.g. the
+        win share of players who held one Media is Σ(win share · [held one]) over
+        Σ[held one]. Ratios carry no paired difference.
     description : one line for the report.
     """
 
@@ -52,6 +60,8 @@ class Quantity:
     rate: bool = False
     hist: tuple[int, int] | None = None
     description: str = ""
+    bins: tuple[str, ...] = ()
+    per: str | None = None
 
 
 class GameAdapter:

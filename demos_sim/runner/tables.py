@@ -7,10 +7,14 @@ experiment         experiment name
 block, players     player-count block and its player count
 point, label       grid point index and ``key=value, …``
 <grid keys>        one column per grid key (ints, bools, strings; lists as JSON)
-metric, level      e.g. ``win_share``/``side``, ``points``/``seat``, ``rounds``/``game``
-side, seats        side label (seat number for seat metrics, ``all`` for game metrics);
+metric, level      e.g. ``win_share``/``side``, ``points``/``seat``, ``rounds``/``game``,
+                   ``veto_round``/``bins``
+side, seats        side label (seat number for seat metrics, ``all`` for game metrics,
+                   the bin label for bins metrics);
                    the seats of the side
 games              games played at this point
+denominator        what the mean is over: games, or for a ratio quantity (``per``) the
+                   total of its denominator (e.g. seats that held one Media)
 count              games with a value > 0 (wins, no-winner games, …)
 total, mean, sd    Σ value, its mean over games, the sample sd of one game's value
 ci_low, ci_high    95% normal interval of the mean (rates clipped to [0, 1])
@@ -32,7 +36,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import mean_ci, paired_diff_ci
+from demos_sim.analysis.stats import mean_ci, paired_diff_ci, ratio_ci
 
 
 def _grid_column(values: list):
@@ -47,10 +51,14 @@ def _grid_column(values: list):
     return [json.dumps(v) for v in values]
 
 
-def _who(exp, point, level):
+def _who(exp, point, q):
+    """``[(side label, seats), …]``: the columns of quantity ``q`` at ``point``."""
     ad = exp.adapter
+    level = q.level
     if level == "game":
         return [("all", "")]
+    if level == "bins":
+        return [(b, "") for b in q.bins]
     labels = ad.labels(point.config, level)
     if level == "seat":
         return [(lab, lab) for lab in labels]
@@ -74,14 +82,22 @@ def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
             q = ad.quantity(m)
             s, sq = agg[f"{p.index}.{m}.sum"], agg[f"{p.index}.{m}.sq"]
             pos = agg[f"{p.index}.{m}.pos"]
-            for j, (side, seats) in enumerate(_who(exp, p, q.level)):
-                e = mean_ci(s[j], sq[j], n, q.scale, q.rate)
+            for j, (side, seats) in enumerate(_who(exp, p, q)):
+                if q.per is not None:
+                    ys, ysq = agg[f"{p.index}.{q.per}.sum"], agg[f"{p.index}.{q.per}.sq"]
+                    jy = j if len(ys) > 1 else 0
+                    e = ratio_ci(s[j], sq[j], ys[jy], ysq[jy], agg[f"{p.index}.{m}.xper"][j], n,
+                                 q.scale, q.rate)
+                    total_y = int(ys[jy])
+                else:
+                    e = mean_ci(s[j], sq[j], n, q.scale, q.rate)
+                    total_y = n
                 row = dict(base, metric=m, level=q.level, side=side, seats=seats, games=n,
                            count=int(pos[j]), total=int(s[j]) / q.scale, mean=e.mean, sd=e.sd,
                            ci_low=e.lo, ci_high=e.hi, half_width=e.half_width,
                            ref_point=p.ref, diff=np.nan, diff_sd=np.nan, diff_ci_low=np.nan,
-                           diff_ci_high=np.nan, diff_half_width=np.nan)
-                if p.ref is not None:
+                           diff_ci_high=np.nan, diff_half_width=np.nan, denominator=total_y)
+                if p.ref is not None and q.per is None:
                     r = exp.points[p.ref].index
                     d = paired_diff_ci(s[j], sq[j], agg[f"{r}.{m}.sum"][j],
                                        agg[f"{r}.{m}.sq"][j], agg[f"{p.index}.{m}.cross"][j],
@@ -122,7 +138,7 @@ def tracked_half_widths(exp, totals: list[dict]) -> list[tuple[str, float]]:
                 return [(t, float("inf"))]
             n = int(agg[f"{p.index}.n"][0])
             s, sq = agg[f"{p.index}.{m}.sum"], agg[f"{p.index}.{m}.sq"]
-            for j in range(len(_who(exp, p, q.level))):
+            for j in range(len(_who(exp, p, q))):
                 if diff:
                     r = p.ref
                     e = paired_diff_ci(s[j], sq[j], agg[f"{r}.{m}.sum"][j], agg[f"{r}.{m}.sq"][j],

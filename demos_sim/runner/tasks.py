@@ -10,6 +10,8 @@ side/seat, or one for the game) the chunk aggregate holds exact int64 sums:
   points that have a reference. With ``ref.q.sq`` this gives Σ (x − x_ref)², hence the
   sample variance of the per-game paired differences (:mod:`demos_sim.analysis.stats`).
 - ``p.q.hist``       (columns, bins) histogram for quantities that keep one.
+- ``p.q.xper``       Σ x·y for a ratio quantity (``Quantity.per``), ``y`` its
+  denominator's value in the same game (the delta-method interval needs it).
 
 Per-game values exist only inside this call, so memory does not grow with the games.
 Sums of integers are exact and order-free: totals do not depend on which worker played
@@ -38,6 +40,9 @@ def aggregate_outcomes(adapter, outcomes: dict[int, dict[str, np.ndarray]],
             agg[f"{p}.{q.name}.pos"] = (x > 0).sum(axis=0).astype(np.int64)
             if ref is not None:
                 agg[f"{p}.{q.name}.cross"] = (x * outcomes[ref][q.name]).sum(axis=0)
+            if q.per is not None:
+                y = qs[q.per].astype(np.int64, copy=False)
+                agg[f"{p}.{q.name}.xper"] = (x * y).sum(axis=0)
             if q.hist is not None:
                 width, nbins = q.hist
                 b = np.clip(x // width, 0, nbins - 1)

@@ -198,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)   # demos-sim report RESULTS_DIR
     from demos_sim.tournament import add_tournament_parser
     add_tournament_parser(sub)   # demos-sim tournament --policies A,B (issue #5)
+    from demos_sim.analysis.cli import add_analyse_parser
+    add_analyse_parser(sub)      # demos-sim analyse [NAME ...] (issue #6)
     return ap
 
 

@@ -147,8 +147,13 @@ class _Parser:
         return value
 
 
-def load_experiment(path: str | Path) -> Experiment:
-    """Read and validate an experiment file; :class:`ExperimentError` on any problem."""
+def load_experiment(path: str | Path, bot: str | None = None) -> Experiment:
+    """Read and validate an experiment file; :class:`ExperimentError` on any problem.
+
+    ``bot`` replaces every ``{bot}`` in the file's text (e.g. ``policies = ["{bot}",
+    "{bot}:noveto"]``) and suffixes the experiment's name with ``-<bot>``: the analyses
+    run one file at several rungs of the bot ladder.
+    """
     path = Path(path)
     P = _Parser(path)
     try:
@@ -157,6 +162,11 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ExperimentError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ExperimentError(f"{path}: cannot read: {e}") from None
+    if bot is not None:
+        text = text.replace("{bot}", bot)
+    elif "{bot}" in text:
+        raise ExperimentError(f"{path}: names {{bot}}: run it through `demos-sim analyse`, or "
+                              "give the bot (load_experiment(path, bot=...))")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -179,6 +189,8 @@ def load_experiment(path: str | Path) -> Experiment:
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not _NAME.match(name):
         P.fail("name", f"must be letters, digits, '_', '.', '-' (a folder name), got {name!r}")
+    if bot is not None:
+        name = f"{name}-{bot.replace(':', '_')}"
     description = data.get("description", "")
     if not isinstance(description, str):
         P.fail("description", f"must be a string, got {description!r}")
@@ -273,6 +285,15 @@ def load_experiment(path: str | Path) -> Experiment:
                 P.fail(k, "is also fixed in [variants] (sweep it or fix it, not both)")
             if key == "policies":
                 vals = [P.str_list(k, v) for v in values]
+            elif key in ad.settings:
+                if key in data:
+                    P.fail(k, f"is also given as {key} (sweep it or fix it, not both)")
+                vals = []
+                for v in values:
+                    try:
+                        vals.append(ad.check_setting(key, v))
+                    except ConfigError as e:
+                        P.fail(k, str(e))
             elif key in ad.variant_names():
                 vals = []
                 for v in values:
@@ -281,8 +302,9 @@ def load_experiment(path: str | Path) -> Experiment:
                     except ConfigError as e:
                         P.fail(k, str(e))
             else:
-                P.fail(k, f"unknown {ad.title} variant {key!r} (a grid sweeps variants or "
-                          f"policies; known: {', '.join(ad.variant_names())}, policies)")
+                P.fail(k, f"unknown {ad.title} variant {key!r} (a grid sweeps variants, "
+                          f"settings or policies; known: {', '.join(ad.variant_names())}, "
+                          f"{', '.join(ad.settings)}, policies)")
             seen = [json.dumps(v) for v in vals]
             if len(set(seen)) != len(seen):
                 P.fail(k, "repeats a value")
@@ -301,6 +323,11 @@ def load_experiment(path: str | Path) -> Experiment:
                 P.fail(k, f"is not a grid key (grid keys: {', '.join(grid)})")
             if key == "policies":
                 value = P.str_list(k, value)
+            elif key in ad.settings:
+                try:
+                    value = ad.check_setting(key, value)
+                except ConfigError as e:
+                    P.fail(k, str(e))
             else:
                 try:
                     value = ad.check_variant(key, value)
@@ -320,6 +347,8 @@ def load_experiment(path: str | Path) -> Experiment:
                 P.fail("stop.track", f"unknown or unreported metric {m!r} "
                                      f"(reported: {', '.join(metrics)}; prefix {DIFF} for a "
                                      "paired difference)")
+            if ad.quantity(m).per is not None:
+                P.fail("stop.track", f"{m!r} is a ratio metric; track the metric it is over")
             if t.startswith(DIFF) and n_points < 2:
                 P.fail("stop.track", f"{t!r} needs a grid of at least two points")
 
@@ -350,9 +379,12 @@ def load_experiment(path: str | Path) -> Experiment:
         for combo in combos:
             values = dict(zip(keys, combo))
             var = dict(variants)
-            var.update({k: v for k, v in values.items() if k != "policies"})
+            var.update({k: v for k, v in values.items()
+                        if k != "policies" and k not in ad.settings})
+            sett = dict(settings)
+            sett.update({k: v for k, v in values.items() if k in ad.settings})
             try:
-                config = ad.make_config(settings, n, var)
+                config = ad.make_config(sett, n, var)
             except ConfigError as e:
                 P.fail("grid" if grid else "variants", str(e))
             specs = values.get("policies", policies)

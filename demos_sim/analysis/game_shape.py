@@ -1,0 +1,355 @@
+"""Seat advantage and game shape (issue #6, item 5).
+
+For every DĒMOS rules set (full, simplified), mode (individual 3/4/5 players, 2v2, 2v3,
+2v2+1) and bot rung: the win share by seat (seat 0 is the first dealer, D2.1, and so
+the last to act in round 0), or by side in the team modes; how long games last; how
+often nobody wins a round or the game; which combinations win rounds; which harmonies
+win games.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from demos_sim.analysis.stats import Z95, adjust, p_value
+
+TITLE = "Seat advantage and game shape"
+METHOD = (
+    "Every seat plays the same bot (greedy, then heuristic: two rungs of the ladder). "
+    "Individual modes: full and simplified rules at 3, 4 and 5 players; team modes "
+    "2v2 (ABAB), 2v3 (ABABB) and 2v2+1 (ABABI), full rules. Seat 0 deals round 0 "
+    "(D2.1), so it acts last in round 0 and seat 1 first; the seat number is the offset "
+    "from the first dealer. Win shares follow M1 (a shared win counts 1/k); because some "
+    "games have no winner, the seat-parity test uses each seat's (side's) share of the "
+    "games that had a winner, x̄/w̄ with w the per-game indicator 'somebody won', with a "
+    "delta-method interval computed exactly from the run's sums (Cov(x, w) = x̄(1 − w̄) "
+    "since x = 0 whenever w = 0), against parity 1/N (N seats, or N sides in the team "
+    "modes — there the sides differ in size in 2v3 and 2v2+1, so a deviation is a "
+    "fairness question for the team-fairness analysis rather than a seat effect). "
+    "p-values are two-sided normal; a seat is flagged when its Holm-adjusted p-value "
+    "(Holm–Bonferroni over every seat/side of every setup, separately for each bot rung) "
+    "is below 0.05. Rounds per game, no-winner share of games (normal intervals), share "
+    "of rounds nobody wins, and the share of round wins by combination (ratios with "
+    "delta-method intervals: their denominators are rounds and round wins) and the "
+    "distribution of the winning trio's harmony (share of games) complete the shape."
+)
+EXPERIMENTS = ["game_shape_individual", "game_shape_2v2", "game_shape_2v3", "game_shape_2v2p1"]
+RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+SHOW = ["seat_share", "shape", "combo_share", "win_harmony"]
+ALPHA = 0.05
+HOLM = "holm"
+
+_MODE_OF = {"game_shape_2v2": "2v2", "game_shape_2v3": "2v3", "game_shape_2v2p1": "2v2+1"}
+
+
+# ------------------------------------------------------------------ statistics
+def share_of_won(mean: float, sd: float, games: int, won: float) -> tuple[float, float]:
+    """A side's share of the games that had a winner, ``x̄ / w̄``, and its 95% half-width.
+
+    ``mean``/``sd``: the side's per-game M1 win share (mean and sample sd over ``games``
+    games); ``won``: the share of games with a winner (1 − no winner − truncated). The
+    per-game share ``x`` is 0 whenever nobody won, so ``Σx·w = Σx`` and the sample
+    covariance is ``n x̄ (1 − w̄) / (n − 1)``; the delta method then gives the same
+    interval as :func:`demos_sim.analysis.stats.ratio_ci` on the exact sums.
+    """
+    n = int(games)
+    if n < 2 or not won > 0:
+        return float("nan"), float("nan")
+    r = mean / won
+    vx = sd * sd
+    vw = won * (1 - won) * n / (n - 1)
+    cxw = mean * (1 - won) * n / (n - 1)
+    var = max(vx - 2 * r * cxw + r * r * vw, 0.0) / (n * won * won)
+    return r, Z95 * math.sqrt(var)
+
+
+def _setup_cols(df: pd.DataFrame, stem: str) -> pd.DataFrame:
+    df = df.copy()
+    if stem == "game_shape_individual":
+        df["mode"] = "individual"
+        df["setup"] = df["rules"] + " " + df["players"].astype(str) + "p"
+    else:
+        df["rules"] = "full"
+        df["mode"] = _MODE_OF[stem]
+        df["setup"] = df["mode"]
+    return df
+
+
+def _all(runs, metric: str) -> pd.DataFrame:
+    parts = []
+    for stem in EXPERIMENTS:
+        if stem in {e for e, _ in runs.items}:
+            parts.append(_setup_cols(runs.results(stem, metric), stem))
+    return pd.concat(parts, ignore_index=True)
+
+
+def _order(df: pd.DataFrame) -> pd.DataFrame:
+    rank = {"individual": 0, "2v2": 1, "2v3": 2, "2v2+1": 3}
+    return (df.assign(_m=df["mode"].map(rank), _r=(df["rules"] != "full").astype(int))
+              .sort_values(["bot", "_m", "_r", "players"], kind="stable")
+              .drop(columns=["_m", "_r"]).reset_index(drop=True))
+
+
+# ------------------------------------------------------------------ tables
+KEYS = ["bot", "rules", "mode", "players", "setup"]
+
+
+def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame) -> pd.DataFrame:
+    """Win share by seat/side, share of won games vs parity, Holm-adjusted per bot."""
+    g = ws.merge(nw[KEYS + ["mean"]].rename(columns={"mean": "no_winner"}), on=KEYS)
+    g = g.merge(tr[KEYS + ["mean"]].rename(columns={"mean": "truncated"}), on=KEYS)
+    nsides = g.groupby(KEYS)["side"].transform("count")
+    rows = []
+    for r, k in zip(g.itertuples(index=False), nsides):
+        won = 1.0 - r.no_winner - r.truncated
+        s, hw = share_of_won(r.mean, r.sd, r.games, won)
+        parity = 1.0 / k
+        rows.append({
+            "bot": r.bot, "rules": r.rules, "mode": r.mode, "players": r.players,
+            "setup": r.setup, "side": r.side, "seats": r.seats, "games": r.games,
+            "win_share": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high,
+            "won_games": won, "share_of_won": s, "sow_ci_low": s - hw, "sow_ci_high": s + hw,
+            "parity": parity, "excess": s - parity, "p_value": p_value(s - parity, hw)})
+    out = _order(pd.DataFrame(rows))
+    out["p_holm"] = np.nan
+    for bot, idx in out.groupby("bot").groups.items():
+        out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
+    out["flag"] = out["p_holm"] < ALPHA
+    return out
+
+
+def _plain(df: pd.DataFrame, cols=("mean", "ci_low", "ci_high")) -> pd.DataFrame:
+    return df[KEYS + ["games", *cols]]
+
+
+def shape_table(runs) -> pd.DataFrame:
+    parts = {}
+    for metric, col in (("rounds", "rounds"), ("nowin_rounds", "nowin_rounds"),
+                        ("no_winner", "no_winner"), ("truncated", "truncated"),
+                        ("vetoes", "vetoes")):
+        d = _all(runs, metric)
+        d = d[KEYS + ["games", "mean", "ci_low", "ci_high"]].rename(columns={
+            "mean": col, "ci_low": f"{col}_ci_low", "ci_high": f"{col}_ci_high"})
+        parts[metric] = d
+    out = parts["rounds"]
+    for m in ("nowin_rounds", "no_winner", "truncated", "vetoes"):
+        out = out.merge(parts[m].drop(columns="games"), on=KEYS)
+    return _order(out)
+
+
+def bins_table(runs, metric: str) -> pd.DataFrame:
+    d = _all(runs, metric)
+    d = d[KEYS + ["side", "games", "denominator", "count", "mean", "ci_low", "ci_high"]]
+    d = d.rename(columns={"side": "bin", "mean": "share"})
+    return _order(d)
+
+
+def tables(runs) -> dict[str, pd.DataFrame]:
+    ws, nw, tr = _all(runs, "win_share"), _all(runs, "no_winner"), _all(runs, "truncated")
+    combo = bins_table(runs, "combo_share")
+    combo = combo.rename(columns={"denominator": "round_wins"}).drop(columns="count")
+    harm = bins_table(runs, "win_harmony").drop(columns="denominator")
+    return {"seat_share": seat_table(ws, nw, tr), "shape": shape_table(runs),
+            "combo_share": combo, "win_harmony": harm}
+
+
+# ------------------------------------------------------------------ plots
+def _fig(ncols: int, nrows: int = 1, w: float = 4.6, h: float = 3.6):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w * ncols, h * nrows), dpi=110, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, squeeze=False)
+
+
+def plots(tables: dict, folder: Path) -> list[str]:
+    folder = Path(folder)
+    files = []
+    seat = tables["seat_share"]
+    bots = list(dict.fromkeys(seat["bot"]))
+
+    # 1. heat-map: seat × player count, excess share of won games over parity (pp)
+    ind = seat[seat["mode"] == "individual"]
+    rules = list(dict.fromkeys(ind["rules"]))
+    if len(ind):
+        fig, axes = _fig(len(rules), len(bots), w=4.4, h=3.2)
+        lim = max(0.5, float(np.nanmax(np.abs(ind["excess"]))) * 100)
+        for i, bot in enumerate(bots):
+            for j, rs in enumerate(rules):
+                ax = axes[i][j]
+                d = ind[(ind["bot"] == bot) & (ind["rules"] == rs)]
+                pcs = sorted(d["players"].unique())
+                nmax = max(pcs) if pcs else 0
+                m = np.full((len(pcs), nmax), np.nan)
+                for r in d.itertuples():
+                    m[pcs.index(r.players), int(r.side)] = r.excess * 100
+                im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+                for r in d.itertuples():
+                    star = "*" if r.flag else ""
+                    ax.text(int(r.side), pcs.index(r.players), f"{r.excess * 100:+.1f}{star}",
+                            ha="center", va="center", fontsize=8)
+                ax.set_xticks(range(nmax), [str(s) for s in range(nmax)])
+                ax.set_yticks(range(len(pcs)), [f"{p}p" for p in pcs])
+                ax.set_xlabel("seat (0 = first dealer)")
+                ax.set_title(f"{rs} rules, {bot}")
+        fig.colorbar(im, ax=axes, shrink=0.8,
+                     label="share of won games − 1/N (pp); * Holm p < 0.05")
+        fig.savefig(folder / "seat_heatmap.png")
+        files.append("seat_heatmap.png")
+
+    # 2. share of won games by seat/side with CI, every setup, parity line
+    setups = list(dict.fromkeys(seat["setup"]))
+    ncol = min(5, len(setups))
+    nrow = math.ceil(len(setups) / ncol)
+    fig, axes = _fig(ncol, nrow, w=3.4, h=3.0)
+    for k, su in enumerate(setups):
+        ax = axes[k // ncol][k % ncol]
+        for b, bot in enumerate(bots):
+            d = seat[(seat["setup"] == su) & (seat["bot"] == bot)]
+            x = np.arange(len(d)) + (b - (len(bots) - 1) / 2) * 0.2
+            y = d["share_of_won"].to_numpy()
+            ax.errorbar(x, y, yerr=[y - d["sow_ci_low"].to_numpy(), d["sow_ci_high"].to_numpy() - y],
+                        fmt="o", ms=4, capsize=2, label=bot)
+        d = seat[(seat["setup"] == su) & (seat["bot"] == bots[0])]
+        ax.axhline(float(d["parity"].iloc[0]), color="0.4", ls="--", lw=0.8)
+        ax.set_xticks(range(len(d)), list(d["side"]))
+        ax.set_title(su, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    for k in range(len(setups), nrow * ncol):
+        axes[k // ncol][k % ncol].set_visible(False)
+    axes[0][0].set_ylabel("share of won games (95% CI)")
+    axes[0][0].legend(fontsize="small")
+    fig.savefig(folder / "seat_share.png")
+    files.append("seat_share.png")
+
+    # 3. game shape: rounds per game, no-winner rounds and games
+    sh = tables["shape"]
+    fig, axes = _fig(3, 1, w=4.6, h=3.4)
+    labels = list(dict.fromkeys(sh["setup"]))
+    for c, (col, title) in enumerate((("rounds", "rounds per game"),
+                                      ("nowin_rounds", "share of rounds nobody wins"),
+                                      ("no_winner", "share of games with no winner"))):
+        ax = axes[0][c]
+        for b, bot in enumerate(bots):
+            d = sh[sh["bot"] == bot].set_index("setup").reindex(labels)
+            x = np.arange(len(labels)) + (b - (len(bots) - 1) / 2) * 0.35
+            y = d[col].to_numpy()
+            ax.bar(x, y, width=0.35, label=bot,
+                   yerr=[y - d[f"{col}_ci_low"].to_numpy(), d[f"{col}_ci_high"].to_numpy() - y],
+                   capsize=2)
+        ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=8)
+        ax.set_title(title, fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].legend(fontsize="small")
+    fig.savefig(folder / "game_shape.png")
+    files.append("game_shape.png")
+
+    # 4. stacked shares: combination of round wins, harmony of game wins
+    for tname, fname, title in (("combo_share", "combo_share.png", "share of round wins"),
+                                ("win_harmony", "win_harmony.png", "share of games")):
+        t = tables[tname]
+        fig, axes = _fig(len(bots), 1, w=5.6, h=3.6)
+        for b, bot in enumerate(bots):
+            ax = axes[0][b]
+            d = t[t["bot"] == bot]
+            bins = list(dict.fromkeys(d["bin"]))
+            su = list(dict.fromkeys(d["setup"]))
+            bottom = np.zeros(len(su))
+            for bn in bins:
+                y = d[d["bin"] == bn].set_index("setup").reindex(su)["share"].fillna(0).to_numpy()
+                ax.bar(range(len(su)), y, bottom=bottom, label=bn)
+                bottom += y
+            ax.set_xticks(range(len(su)), su, rotation=60, ha="right", fontsize=8)
+            ax.set_title(f"{title}, {bot}", fontsize=10)
+            ax.set_ylim(0, 1)
+        axes[0][-1].legend(fontsize="small", loc="center left", bbox_to_anchor=(1, 0.5))
+        fig.savefig(folder / fname)
+        files.append(fname)
+    return files
+
+
+# ------------------------------------------------------------------ findings
+def _pp(x: float) -> str:
+    return f"{x * 100:+.1f}"
+
+
+def findings(tables: dict) -> tuple[list[str], list[str]]:
+    seat, sh = tables["seat_share"], tables["shape"]
+    combo, harm = tables["combo_share"], tables["win_harmony"]
+    found, flags = [], []
+    for bot, d in seat.groupby("bot", sort=False):
+        fl = d[d["flag"]]
+        ind = d[d["mode"] == "individual"]
+        worst = ind.loc[ind["excess"].abs().idxmax()] if len(ind) else None
+        msg = (f"{bot}: {len(fl)} of {len(d)} seats/sides differ from parity (share of won "
+               f"games vs 1/N, Holm-adjusted p < {ALPHA} over the {len(d)} tests).")
+        if worst is not None:
+            msg += (f" Largest individual-mode gap: seat {worst['side']} at {worst['setup']}, "
+                    f"{worst['share_of_won']:.3f} [{worst['sow_ci_low']:.3f}, "
+                    f"{worst['sow_ci_high']:.3f}] of won games vs parity {worst['parity']:.3f} "
+                    f"({_pp(worst['excess'])} pp).")
+        found.append(msg)
+        s0 = ind[ind["side"].astype(str) == "0"]
+        if len(s0):
+            parts = [f"{r.setup} {_pp(r.excess)} pp" for r in s0.itertuples()]
+            found.append(f"{bot}: the first dealer (seat 0, last to act in round 0) vs parity: "
+                         + "; ".join(parts) + ".")
+        for r in fl.itertuples():
+            if r.mode in ("individual", "2v2"):
+                flags.append(f"seat advantage ({bot}, {r.setup}, seat/side {r.side}): "
+                             f"{r.share_of_won:.3f} [{r.sow_ci_low:.3f}, {r.sow_ci_high:.3f}] "
+                             f"of won games vs parity {r.parity:.3f} (Holm p = {r.p_holm:.2g})")
+        tm = fl[fl["mode"].isin(["2v3", "2v2+1"])]
+        if len(tm):
+            found.append(f"{bot}: asymmetric team modes off side parity: " + "; ".join(
+                f"{r.setup} side {r.side} {r.share_of_won:.3f} of won games" for r in
+                tm.itertuples()) + " (sides of different sizes; see the team-fairness analysis).")
+    for bot, d in sh.groupby("bot", sort=False):
+        parts = [f"{r.setup} {r.rounds:.2f} rounds, {r.no_winner:.3f} no-winner games, "
+                 f"{r.nowin_rounds:.3f} no-winner rounds" for r in d.itertuples()]
+        found.append(f"{bot} game shape: " + "; ".join(parts) + ".")
+        if (d["truncated"] > 0).any():
+            flags.append(f"{bot}: truncated games (round_cap) in "
+                         + ", ".join(d[d["truncated"] > 0]["setup"]))
+    for bot, d in combo.groupby("bot", sort=False):
+        c = d[d["bin"] == "carre"]
+        full = c[c["rules"] == "full"]
+        if len(full):
+            found.append(f"{bot}: Carré share of round wins "
+                         + ", ".join(f"{r.setup} {r.share:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]"
+                                     for r in full.itertuples()) + ".")
+        simp = c[(c["rules"] == "simplified") & (c["share"] > 0)]
+        if len(simp):
+            flags.append(f"{bot}: Carré wins under the simplified rules (no Carré there, D8): "
+                         + ", ".join(simp["setup"]))
+    for bot, d in harm.groupby("bot", sort=False):
+        top = d[d["bin"] != "no_winner"]
+        per = top.loc[top.groupby("setup", sort=False)["share"].idxmax()]
+        found.append(f"{bot}: most common winning harmony: " + ", ".join(
+            f"{r.setup} {r.bin} ({r.share:.3f})" for r in per.itertuples()) + ".")
+    return found, flags
+
+
+def key_figures(tables: dict) -> pd.DataFrame:
+    """Seat/side shares of won games minus parity, and the shape figures, by bot."""
+    rows = []
+    for r in tables["seat_share"].itertuples():
+        rows.append({"figure": f"share of won games - parity, {r.setup}, seat/side {r.side}",
+                     "bot": r.bot, "mean": r.excess, "ci_low": r.sow_ci_low - r.parity,
+                     "ci_high": r.sow_ci_high - r.parity})
+    for r in tables["shape"].itertuples():
+        for col, name in (("rounds", "rounds per game"), ("no_winner", "no-winner share"),
+                          ("nowin_rounds", "no-winner rounds share")):
+            rows.append({"figure": f"{name}, {r.setup}", "bot": r.bot,
+                         "mean": getattr(r, col), "ci_low": getattr(r, f"{col}_ci_low"),
+                         "ci_high": getattr(r, f"{col}_ci_high")})
+    for r in tables["combo_share"].itertuples():
+        if r.bin == "carre" and r.rules == "full":
+            rows.append({"figure": f"Carré share of round wins, {r.setup}", "bot": r.bot,
+                         "mean": r.share, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench analyses clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,6 +15,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/demos-sim run experiments/demo.toml --workers 2
 	$(VENV)/bin/demos-sim report results/demo/
+
+# The designer's analyses (issue #6): every experiment in experiments/analyses/ at each
+# bot rung, summaries and plots in results/analyses/<name>/, results/analyses/report.html.
+analyses: $(STAMP)
+	$(VENV)/bin/demos-sim analyse --workers 2
 
 test: $(STAMP)
 	$(PY) -m pytest -q

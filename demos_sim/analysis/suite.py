@@ -21,6 +21,7 @@ An analysis module defines::
     METHOD = "one paragraph: what is compared, on which deals, which interval"
     EXPERIMENTS = ["veto_individual", "veto_teams"]     # files in experiments/analyses/
     RUNGS = {"greedy": 1.0, "heuristic": 0.25}         # bot -> share of the file's games
+    EXPERIMENT_RUNGS = {"x_protocole": {"convention": 1.0}}   # optional, per file
     def tables(runs: Runs) -> dict[str, pandas.DataFrame]: ...
     def plots(tables: dict, folder: Path) -> list[str]: ...   # PNG file names written
     def findings(tables: dict) -> tuple[list[str], list[str]]:  # (findings, flags)
@@ -137,7 +138,9 @@ def run_experiments(mod, out: Path, workers: int, games: int | None, quiet: bool
 
     runs = Runs()
     for stem in getattr(mod, "EXPERIMENTS", []):
-        for bot, share in getattr(mod, "RUNGS", {"greedy": 1.0}).items():
+        rungs = getattr(mod, "EXPERIMENT_RUNGS", {}).get(stem) or getattr(
+            mod, "RUNGS", {"greedy": 1.0})
+        for bot, share in rungs.items():
             exp = load_experiment(experiment_path(stem), bot=bot)
             n = games if games is not None else max(1, round(exp.games * share))
             exp = exp.with_games(n)

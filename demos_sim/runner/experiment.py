@@ -9,7 +9,10 @@ game is played. The format is documented in README.md, section "Experiments".
 
 Grid points
 -----------
-The grid is the Cartesian product of its keys' value lists, first key slowest. Each
+The grid is the Cartesian product of its keys' value lists, first key slowest
+(``sweep = "product"``, the default); with ``sweep = "each"`` it is the baseline point
+plus every grid value changed one key at a time (a one-factor-at-a-time screen, e.g.
+every variant against its default). Each
 player count is a *block*; within a block every grid point plays the same deals (the
 same chunk seeds), and each grid point is compared with the block's *reference* point
 (``[baseline]``, by default the first value of every grid key) by paired differences.
@@ -30,7 +33,8 @@ from demos_sim import ConfigError
 from demos_sim.runner.games import GameAdapter, adapter as get_adapter
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
-               "games", "metrics", "variants", "grid", "baseline", "stop")
+               "games", "metrics", "variants", "grid", "baseline", "stop", "sweep")
+SWEEPS = ("product", "each")
 STOP_KEYS = ("half_width", "max_games", "track")
 DIFF = "diff:"                      # stop.track entry for a paired difference
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -353,9 +357,11 @@ def load_experiment(path: str | Path, bot: str | None = None) -> Experiment:
                 P.fail("stop.track", f"{t!r} needs a grid of at least two points")
 
     # structure first (player counts, mode, seating), then every grid point
+    first = dict(settings)      # a swept setting (e.g. Protocole's level) takes its first value
+    first.update({k: v[0] for k, v in grid.items() if k in ad.settings})
     for n in player_list:
         try:
-            ad.make_config(settings, n, {})
+            ad.make_config(first, n, {})
         except ConfigError as e:
             msg = str(e)
             key = ("seating" if "seating" in msg else
@@ -369,8 +375,20 @@ def load_experiment(path: str | Path, bot: str | None = None) -> Experiment:
         except ConfigError as e:
             P.fail("plugins", str(e))
 
+    sweep = data.get("sweep", "product")
+    if sweep not in SWEEPS:
+        P.fail("sweep", f"must be one of {', '.join(SWEEPS)}, got {sweep!r}")
     keys = list(grid)
-    combos = list(itertools.product(*grid.values())) if grid else [()]
+    if sweep == "each" and grid:
+        combos = [tuple(base[k] for k in keys)]
+        for i, k in enumerate(keys):
+            for v in grid[k]:
+                if json.dumps(v) != json.dumps(base[k]):
+                    c = list(combos[0])
+                    c[i] = v
+                    combos.append(tuple(c))
+    else:
+        combos = list(itertools.product(*grid.values())) if grid else [()]
     points: list[Point] = []
     blocks: list[Block] = []
     for b, n in enumerate(player_list):
@@ -394,7 +412,12 @@ def load_experiment(path: str | Path, bot: str | None = None) -> Experiment:
                 P.fail("grid.policies" if "policies" in values else "policies", str(e))
             if len(specs) == 1:
                 specs = specs * ad.players_of(config)
-            label = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items()) or "all games"
+            if sweep == "each" and grid:
+                changed = [k for k in keys if json.dumps(values[k]) != json.dumps(base[k])]
+                label = (", ".join(f"{k}={_fmt(values[k])}" for k in changed)
+                         or "baseline (" + ", ".join(f"{k}={_fmt(base[k])}" for k in keys) + ")")
+            else:
+                label = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items()) or "all games"
             if values == base:
                 ref = len(points)
             points.append(Point(len(points), b, ad.players_of(config), values, label, config,

@@ -1,0 +1,434 @@
+"""Veto value (issue #6, item 1): what the veto of the unanimous turn (D3.4.1) is worth.
+
+A bot plays against copies of itself, once with every seat free to veto (the
+reference) and once with one seat — in team modes one whole side — barred from vetoing
+(``{bot}:noveto``), on the same deals. The restricted seat's win-share difference is the
+paired value of its veto (negative: the veto was worth that much). In 2v3 the team of
+two's number of vetoes (``team_vetoes`` 2, 1, 0) is swept as well. The reference runs
+also say how often vetoes are used, by whom and in which round, and what the unanimous
+turn does to round scores when it is played.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from demos_sim.analysis.game_shape import share_of_won
+from demos_sim.analysis.stats import adjust, p_value
+
+TITLE = "Veto value"
+METHOD = (
+    "Restricted play on common random numbers. For each setup — full rules, individual, "
+    "3, 4 and 5 players; 2v2 (ABAB), 2v3 (ABABB), 2v2+1 (ABABI) — the reference point has "
+    "every seat play the bot (greedy, then heuristic: two rungs of the ladder) and each "
+    "other point bars one seat (individual: every seat in turn) or one whole side (team "
+    "modes: every side in turn; a team's veto is decided by its first member in action "
+    "order, so all its members are restricted) from vetoing with `bot:noveto`, on the "
+    "same deals. The veto value of a seat/side is the paired difference of its M1 win "
+    "share, restricted minus reference (negative = the veto is worth that much), with the "
+    "normal interval of the per-game paired differences. The average over the seats of "
+    "one player count averages estimates that come from different grid points on the "
+    "same deals, so they are correlated and the runner keeps no cross-products between "
+    "them; its interval is conservative: the sd of a sum is at most the sum of the sds "
+    "(triangle inequality), so the half-width used is the mean of the seats' half-widths "
+    "(valid for any correlation; up to √N too wide if they are uncorrelated). p-values "
+    "are two-sided normal; the table of veto values screens every seat/side of every "
+    "setup and carries Holm–Bonferroni adjusted p-values (per bot rung). In 2v3 the team "
+    "of two (A) plays with team_vetoes = 2 (default, reference), 1 and 0 against team B's "
+    "one, all seats the same bot, same deals: paired side win-share differences, and "
+    "each side's share of the games that had a winner (delta method) against parity 1/2. "
+    "Usage (vetoes per game, by side and by round; unanimous turns per game) comes from "
+    "the reference points; the effect of a played unanimous turn is a ratio per "
+    "unanimous turn (Σ over players of the change of round score it makes; share of "
+    "unanimous turns that change the round's winners) with a delta-method interval. All "
+    "shares and differences are fractions (0.01 = 1 percentage point)."
+)
+INDIVIDUAL = ["veto_individual_3p", "veto_individual_4p", "veto_individual_5p"]
+TEAMS = {"veto_2v2": "2v2", "veto_2v3": "2v3", "veto_2v2p1": "2v2+1"}
+TEAM_VETOES = "veto_2v3_team_vetoes"
+EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES]
+RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_usage", "veto_by_side",
+        "veto_round"]
+ALPHA = 0.05
+HOLM = "holm"
+
+
+def _setup(stem: str, players: int) -> tuple[str, str]:
+    if stem in TEAMS:
+        return TEAMS[stem], TEAMS[stem]
+    return "individual", f"individual {players}p"
+
+
+def _present(runs, stems):
+    have = {e for e, _ in runs.items}
+    return [s for s in stems if s in have]
+
+
+def _restricted_seats(policies: str) -> tuple[int, ...]:
+    return tuple(i for i, p in enumerate(policies.split(",")) if p.endswith(":noveto"))
+
+
+# ------------------------------------------------------------------ tables
+def value_table(runs) -> pd.DataFrame:
+    """One row per restricted seat/side: reference and restricted shares, paired diff."""
+    rows = []
+    for stem in _present(runs, INDIVIDUAL + list(TEAMS)):
+        ws = runs.results(stem, "win_share")
+        vs = runs.results(stem, "veto_by_side")
+        nw = runs.results(stem, "no_winner")
+        for (bot, point), d in ws.groupby(["bot", "point"], sort=False):
+            if pd.isna(d["ref_point"].iloc[0]):
+                continue
+            seats = _restricted_seats(d["policies"].iloc[0])
+            key = ",".join(map(str, seats))
+            r = d[d["seats"] == key]
+            if len(r) != 1:
+                raise ValueError(f"{stem} point {point}: restricted seats {key} are not a side")
+            r = r.iloc[0]
+            ref_pt = int(r["ref_point"])
+            ref = ws[(ws["bot"] == bot) & (ws["point"] == ref_pt) & (ws["seats"] == key)].iloc[0]
+            v_ref = vs[(vs["bot"] == bot) & (vs["point"] == ref_pt) & (vs["seats"] == key)].iloc[0]
+            v_res = vs[(vs["bot"] == bot) & (vs["point"] == point) & (vs["seats"] == key)].iloc[0]
+            nwp = nw[(nw["bot"] == bot) & (nw["point"] == point)].iloc[0]
+            mode, setup = _setup(stem, int(r["players"]))
+            rows.append({
+                "bot": bot, "mode": mode, "players": int(r["players"]), "setup": setup,
+                "restricted": str(r["side"]), "seats": key, "games": int(r["games"]),
+                "share_ref": ref["mean"], "ref_ci_low": ref["ci_low"],
+                "ref_ci_high": ref["ci_high"],
+                "share_noveto": r["mean"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
+                "diff": r["diff"], "diff_ci_low": r["diff_ci_low"],
+                "diff_ci_high": r["diff_ci_high"], "diff_half_width": r["diff_half_width"],
+                "p_value": p_value(r["diff"], r["diff_half_width"]),
+                "vetoes_ref": v_ref["mean"], "vetoes_noveto": v_res["mean"],
+                "no_winner_diff": nwp["diff"], "no_winner_diff_ci_low": nwp["diff_ci_low"],
+                "no_winner_diff_ci_high": nwp["diff_ci_high"]})
+    out = pd.DataFrame(rows)
+    out["p_holm"] = np.nan
+    for _, idx in out.groupby("bot").groups.items():
+        out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
+    return out
+
+
+def average_table(value: pd.DataFrame) -> pd.DataFrame:
+    """Mean veto value over the seats of each individual player count (conservative CI)."""
+    rows = []
+    ind = value[value["mode"] == "individual"]
+    for (bot, players), d in ind.groupby(["bot", "players"], sort=False):
+        m = float(d["diff"].mean())
+        hw = float(d["diff_half_width"].mean())           # sd(Σ) ≤ Σ sd
+        rows.append({"bot": bot, "setup": d["setup"].iloc[0], "players": players,
+                     "seats": len(d), "games": int(d["games"].iloc[0]), "mean_diff": m,
+                     "ci_low": m - hw, "ci_high": m + hw, "half_width": hw,
+                     "interval": "conservative (mean of half-widths)",
+                     "p_value": p_value(m, hw)})
+    return pd.DataFrame(rows)
+
+
+def team_vetoes_table(runs) -> pd.DataFrame:
+    if not _present(runs, [TEAM_VETOES]):
+        return pd.DataFrame()
+    ws = runs.results(TEAM_VETOES, "win_share")
+    vs = runs.results(TEAM_VETOES, "veto_by_side")
+    nw = runs.results(TEAM_VETOES, "no_winner")
+    tr = runs.results(TEAM_VETOES, "truncated")
+    rows = []
+    for r in ws.itertuples(index=False):
+        sel = lambda t: t[(t["bot"] == r.bot) & (t["point"] == r.point)]  # noqa: E731
+        v = sel(vs)
+        v = v[v["side"] == r.side].iloc[0]
+        won = 1.0 - sel(nw)["mean"].iloc[0] - sel(tr)["mean"].iloc[0]
+        s, hw = share_of_won(r.mean, r.sd, r.games, won)
+        rows.append({"bot": r.bot, "team_vetoes": int(r.team_vetoes), "side": r.side,
+                     "seats": r.seats, "games": int(r.games), "win_share": r.mean,
+                     "ci_low": r.ci_low, "ci_high": r.ci_high, "diff": r.diff,
+                     "diff_ci_low": r.diff_ci_low, "diff_ci_high": r.diff_ci_high,
+                     "p_value": p_value(r.diff, r.diff_half_width),
+                     "share_of_won": s, "sow_ci_low": s - hw, "sow_ci_high": s + hw,
+                     "parity": 0.5, "vetoes_used": v["mean"], "vetoes_ci_low": v["ci_low"],
+                     "vetoes_ci_high": v["ci_high"],
+                     "no_winner": sel(nw)["mean"].iloc[0]})
+    out = pd.DataFrame(rows)
+    out["p_holm"] = np.nan
+    for _, idx in out.groupby("bot").groups.items():
+        out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
+    return out
+
+
+def _refs(runs, metric: str) -> pd.DataFrame:
+    parts = []
+    for stem in _present(runs, INDIVIDUAL + list(TEAMS)):
+        d = runs.results(stem, metric)
+        d = d[d["ref_point"].isna()].copy()
+        ms = [_setup(stem, int(p)) for p in d["players"]]
+        d["mode"] = [m for m, _ in ms]
+        d["setup"] = [s for _, s in ms]
+        parts.append(d)
+    return pd.concat(parts, ignore_index=True)
+
+
+def usage_table(runs) -> pd.DataFrame:
+    cols = {"vetoes": "vetoes", "unanimous": "unanimous",
+            "unan_score_change": "unan_score_change",
+            "unan_winner_change": "unan_winner_change", "no_winner": "no_winner"}
+    out = None
+    for metric, name in cols.items():
+        d = _refs(runs, metric)
+        keep = ["bot", "mode", "players", "setup", "games", "mean", "ci_low", "ci_high"]
+        if metric.startswith("unan_"):
+            d = d.rename(columns={"denominator": f"{name}_turns"})
+            keep.append(f"{name}_turns")
+        d = d[keep].rename(columns={"mean": name, "ci_low": f"{name}_ci_low",
+                                    "ci_high": f"{name}_ci_high"})
+        out = d if out is None else out.merge(
+            d.drop(columns="games"), on=["bot", "mode", "players", "setup"])
+    out["unan_score_change_per_player"] = out["unan_score_change"] / out["players"]
+    return out.drop(columns=["unan_winner_change_turns"]).rename(
+        columns={"unan_score_change_turns": "unanimous_turns"})
+
+
+def by_side_table(runs) -> pd.DataFrame:
+    d = _refs(runs, "veto_by_side")
+    return d[["bot", "mode", "players", "setup", "side", "seats", "games", "mean", "ci_low",
+              "ci_high"]].rename(columns={"mean": "vetoes_per_game"})
+
+
+def round_table(runs) -> pd.DataFrame:
+    d = _refs(runs, "veto_round")
+    tot = _refs(runs, "vetoes")[["bot", "setup", "mean"]].rename(columns={"mean": "_tot"})
+    d = d.merge(tot, on=["bot", "setup"])
+    d["share_of_vetoes"] = d["mean"] / d["_tot"]
+    return d[["bot", "mode", "players", "setup", "side", "games", "mean", "ci_low", "ci_high",
+              "share_of_vetoes"]].rename(columns={"side": "round", "mean": "vetoes_per_game"})
+
+
+def tables(runs) -> dict[str, pd.DataFrame]:
+    value = value_table(runs)
+    return {"veto_value": value, "veto_average": average_table(value),
+            "team_vetoes": team_vetoes_table(runs), "veto_usage": usage_table(runs),
+            "veto_by_side": by_side_table(runs), "veto_round": round_table(runs)}
+
+
+# ------------------------------------------------------------------ plots
+def _fig(ncols: int, nrows: int = 1, w: float = 4.6, h: float = 3.6):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w * ncols, h * nrows), dpi=110, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, squeeze=False)
+
+
+def plots(tables: dict, folder: Path) -> list[str]:
+    folder = Path(folder)
+    files = []
+    val = tables["veto_value"]
+    bots = list(dict.fromkeys(val["bot"]))
+
+    # 1. veto value by seat/side, every setup, CI error bars
+    setups = list(dict.fromkeys(val["setup"]))
+    fig, axes = _fig(len(setups), 1, w=3.2, h=3.4)
+    for k, su in enumerate(setups):
+        ax = axes[0][k]
+        for b, bot in enumerate(bots):
+            d = val[(val["setup"] == su) & (val["bot"] == bot)]
+            x = np.arange(len(d)) + (b - (len(bots) - 1) / 2) * 0.25
+            y = d["diff"].to_numpy() * 100
+            ax.errorbar(x, y, yerr=[y - d["diff_ci_low"].to_numpy() * 100,
+                                    d["diff_ci_high"].to_numpy() * 100 - y],
+                        fmt="o", ms=4, capsize=2, label=bot)
+        d = val[(val["setup"] == su) & (val["bot"] == bots[0])]
+        ax.axhline(0, color="0.4", ls="--", lw=0.8)
+        ax.set_xticks(range(len(d)), list(d["restricted"]))
+        ax.set_xlabel("seat" if d["mode"].iloc[0] == "individual" else "side")
+        ax.set_title(su, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("win share, no veto − with veto (pp)")
+    axes[0][0].legend(fontsize="small")
+    fig.savefig(folder / "veto_value.png")
+    files.append("veto_value.png")
+
+    # 2. heat-map seat × player count (individual)
+    ind = val[val["mode"] == "individual"]
+    if len(ind):
+        fig, axes = _fig(len(bots), 1, w=4.4, h=3.0)
+        lim = max(0.5, float(np.nanmax(np.abs(ind["diff"]))) * 100)
+        for b, bot in enumerate(bots):
+            ax = axes[0][b]
+            d = ind[ind["bot"] == bot]
+            pcs = sorted(d["players"].unique())
+            nmax = max(pcs)
+            m = np.full((len(pcs), nmax), np.nan)
+            for r in d.itertuples():
+                m[pcs.index(r.players), int(r.restricted)] = r.diff * 100
+                star = "*" if r.p_holm < ALPHA else ""
+                ax.text(int(r.restricted), pcs.index(r.players), f"{r.diff * 100:+.2f}{star}",
+                        ha="center", va="center", fontsize=8)
+            im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+            ax.set_xticks(range(nmax), [str(s) for s in range(nmax)])
+            ax.set_yticks(range(len(pcs)), [f"{p}p" for p in pcs])
+            ax.set_xlabel("restricted seat (0 = first dealer)")
+            ax.set_title(f"veto value (pp), {bot}")
+        fig.colorbar(im, ax=axes, shrink=0.8, label="win share difference (pp); * Holm p < 0.05")
+        fig.savefig(folder / "veto_heatmap.png")
+        files.append("veto_heatmap.png")
+
+    # 3. vetoes by round
+    rd = tables["veto_round"]
+    fig, axes = _fig(len(bots), 1, w=5.0, h=3.4)
+    for b, bot in enumerate(bots):
+        ax = axes[0][b]
+        d = rd[rd["bot"] == bot]
+        rounds = list(dict.fromkeys(d["round"]))
+        for su in dict.fromkeys(d["setup"]):
+            e = d[d["setup"] == su].set_index("round").reindex(rounds)
+            y = e["vetoes_per_game"].to_numpy()
+            ax.errorbar(range(len(rounds)), y,
+                        yerr=[y - e["ci_low"].to_numpy(), e["ci_high"].to_numpy() - y],
+                        marker="o", ms=3, capsize=2, label=su)
+        ax.set_xticks(range(len(rounds)), rounds, fontsize=7)
+        ax.set_xlabel("round")
+        ax.set_ylabel("vetoes per game in the round")
+        ax.set_title(bot)
+        ax.grid(alpha=0.3)
+    axes[0][-1].legend(fontsize="x-small")
+    fig.savefig(folder / "veto_round.png")
+    files.append("veto_round.png")
+
+    # 4. 2v3: share of won games by team_vetoes
+    tv = tables["team_vetoes"]
+    if len(tv):
+        fig, axes = _fig(1, 1, w=5.0, h=3.4)
+        ax = axes[0][0]
+        for bot in bots:
+            for side in ("A", "B"):
+                d = tv[(tv["bot"] == bot) & (tv["side"] == side)].sort_values("team_vetoes")
+                y = d["share_of_won"].to_numpy()
+                ax.errorbar(d["team_vetoes"], y, yerr=[y - d["sow_ci_low"].to_numpy(),
+                                                      d["sow_ci_high"].to_numpy() - y],
+                            marker="o", capsize=3, label=f"{bot}, team {side}")
+        ax.axhline(0.5, color="0.4", ls="--", lw=0.8)
+        ax.set_xticks(sorted(tv["team_vetoes"].unique()))
+        ax.set_xlabel("team_vetoes (vetoes of the team of two, A)")
+        ax.set_ylabel("share of won games (95% CI)")
+        ax.set_title("2v3 (ABABB)")
+        ax.legend(fontsize="small")
+        ax.grid(alpha=0.3)
+        fig.savefig(folder / "team_vetoes.png")
+        files.append("team_vetoes.png")
+    return files
+
+
+# ------------------------------------------------------------------ findings
+def _ci(m, lo, hi, pp=True) -> str:
+    k = 100 if pp else 1
+    return f"{m * k:+.2f} [{lo * k:+.2f}, {hi * k:+.2f}]"
+
+
+def findings(tables: dict) -> tuple[list[str], list[str]]:
+    val, avg, tv = tables["veto_value"], tables["veto_average"], tables["team_vetoes"]
+    use, rd = tables["veto_usage"], tables["veto_round"]
+    found, flags = [], []
+    for bot in dict.fromkeys(val["bot"]):
+        a = avg[avg["bot"] == bot]
+        if len(a):
+            found.append(f"{bot}: barring a player from vetoing changes its win share by "
+                         + "; ".join(f"{r.players}p {_ci(r.mean_diff, r.ci_low, r.ci_high)} pp"
+                                     for r in a.itertuples())
+                         + " (average over seats, conservative 95% interval; negative = the "
+                           "veto is worth that much).")
+        for su, d in val[val["bot"] == bot].groupby("setup", sort=False):
+            found.append(f"{bot}, {su}: veto value by "
+                         + ("seat" if d["mode"].iloc[0] == "individual" else "side") + ": "
+                         + "; ".join(f"{r.restricted} {_ci(r.diff, r.diff_ci_low, r.diff_ci_high)}"
+                                     for r in d.itertuples()) + " pp.")
+        bad = val[(val["bot"] == bot) & (val["diff_ci_low"] > 0) & (val["p_holm"] < ALPHA)]
+        for r in bad.itertuples():
+            flags.append(f"{bot}, {r.setup}, {r.restricted}: barring the veto raises the win "
+                         f"share ({_ci(r.diff, r.diff_ci_low, r.diff_ci_high)} pp, Holm p = "
+                         f"{r.p_holm:.2g}): the bot's vetoes hurt it there.")
+    # sign flips between rungs (both intervals exclude 0)
+    if val["bot"].nunique() > 1:
+        for (su, rs), d in val.groupby(["setup", "restricted"], sort=False):
+            sig = d[(d["diff_ci_low"] > 0) | (d["diff_ci_high"] < 0)]
+            if sig["diff"].gt(0).any() and sig["diff"].lt(0).any():
+                flags.append(f"{su}, {rs}: the veto value changes sign between rungs ("
+                             + ", ".join(f"{r.bot} {r.diff * 100:+.2f} pp"
+                                         for r in sig.itertuples()) + ").")
+    if len(tv):
+        for bot in dict.fromkeys(tv["bot"]):
+            d = tv[(tv["bot"] == bot) & (tv["side"] == "A")].set_index("team_vetoes")
+            parts = [f"{k} vetoes {r.share_of_won:.3f} [{r.sow_ci_low:.3f}, {r.sow_ci_high:.3f}]"
+                     for k, r in d.sort_index(ascending=False).iterrows()]
+            msg = (f"{bot}, 2v3: team of two's share of won games (parity 0.5): "
+                   + "; ".join(parts) + ".")
+            if 1 in d.index:
+                r1 = d.loc[1]
+                msg += (f" Its second veto is worth {_ci(-r1['diff'], -r1['diff_ci_high'], -r1['diff_ci_low'])}"
+                        " pp of win share (team_vetoes 2 vs 1, paired)")
+                a2 = d.loc[2]
+                if a2["sow_ci_high"] < 0.5:
+                    msg += "; with it the team of two is still below parity: it does not compensate its size."
+                elif a2["sow_ci_low"] > 0.5:
+                    msg += "; with it the team of two is above parity: it over-compensates."
+                else:
+                    msg += "; with it the team of two is at parity within the interval."
+            found.append(msg)
+    for bot in dict.fromkeys(use["bot"]):
+        u = use[use["bot"] == bot]
+        found.append(f"{bot}: vetoes used per game: " + "; ".join(
+            f"{r.setup} {r.vetoes:.2f} [{r.vetoes_ci_low:.2f}, {r.vetoes_ci_high:.2f}]"
+            for r in u.itertuples()) + ".")
+        d = rd[rd["bot"] == bot]
+        peak = d.loc[d.groupby("setup", sort=False)["vetoes_per_game"].idxmax()]
+        early = d[d["round"].isin(["1", "2", "3"])].groupby("setup", sort=False)[
+            "share_of_vetoes"].sum()
+        found.append(f"{bot}: vetoes peak in round " + "; ".join(
+            f"{r.round} ({r.setup})" for r in peak.itertuples())
+            + "; share of vetoes in rounds 1-3: " + ", ".join(
+            f"{su} {v:.2f}" for su, v in early.items()) + ".")
+        found.append(f"{bot}: a played unanimous turn changes the round's winners in "
+                     + "; ".join(f"{r.setup} {r.unan_winner_change:.3f} "
+                                 f"[{r.unan_winner_change_ci_low:.3f}, "
+                                 f"{r.unan_winner_change_ci_high:.3f}]"
+                                 for r in u.itertuples())
+                     + " of cases, and moves the players' round scores by "
+                     + "; ".join(f"{r.setup} {r.unan_score_change:+.2f} "
+                                 f"[{r.unan_score_change_ci_low:+.2f}, "
+                                 f"{r.unan_score_change_ci_high:+.2f}]"
+                                 for r in u.itertuples())
+                     + " points in all (Σ over players) per unanimous turn.")
+    return found, flags
+
+
+def key_figures(tables: dict) -> pd.DataFrame:
+    rows = []
+    for r in tables["veto_value"].itertuples():
+        rows.append({"figure": f"veto value, {r.setup}, {r.restricted}", "bot": r.bot,
+                     "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
+    for r in tables["veto_average"].itertuples():
+        rows.append({"figure": f"veto value, {r.setup}, average over seats", "bot": r.bot,
+                     "mean": r.mean_diff, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    tv = tables["team_vetoes"]
+    if len(tv):
+        for r in tv[(tv["side"] == "A") & (tv["team_vetoes"] != 2)].itertuples():
+            rows.append({"figure": f"2v3 team A win share, team_vetoes {r.team_vetoes} - 2",
+                         "bot": r.bot, "mean": r.diff, "ci_low": r.diff_ci_low,
+                         "ci_high": r.diff_ci_high})
+        for r in tv[tv["side"] == "A"].itertuples():
+            rows.append({"figure": f"2v3 team A share of won games - 1/2, team_vetoes "
+                                   f"{r.team_vetoes}", "bot": r.bot,
+                         "mean": r.share_of_won - 0.5, "ci_low": r.sow_ci_low - 0.5,
+                         "ci_high": r.sow_ci_high - 0.5})
+    for r in tables["veto_usage"].itertuples():
+        rows.append({"figure": f"vetoes per game, {r.setup}", "bot": r.bot, "mean": r.vetoes,
+                     "ci_low": r.vetoes_ci_low, "ci_high": r.vetoes_ci_high})
+        rows.append({"figure": f"unanimous turn changes the winners, {r.setup}", "bot": r.bot,
+                     "mean": r.unan_winner_change, "ci_low": r.unan_winner_change_ci_low,
+                     "ci_high": r.unan_winner_change_ci_high})
+    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+

@@ -1,0 +1,306 @@
+"""The built-in L'Assemblée policies: ``random`` and the generic ``persona`` kernel.
+
+Both read only their observation (RULES.md A0, M2: everyone's gold and renown, the
+revealed characters, revealed bids, holders, pending events, pledges and votes once
+revealed, personalities). The personas of ``personas.toml`` (``civic``, ``free_rider``,
+``aggressive``, ``conditional``) are parameter vectors of ``persona``; the meaning of
+each parameter is in that file and in :mod:`demos_sim.assemblee.policies.personas`.
+
+``persona`` in short: a character's value to the seat (in score points) is its renown,
+a third of its gold, the gold it takes or the renown it removes from the chosen target
+(times ``attack``), plus 3 renown and a saved pledge when it can resolve a pending event
+(``spend``); the bid is ``bid_per_point`` gold per point plus noise, within the share of
+gold not held in ``reserve``. Pledges are the fair share ``ceil(cost / players)`` or
+nothing, as ``pledge`` says. Ties (as MC) go to itself, else to the weakest tied player.
+"""
+
+import numpy as np
+from numba import njit
+
+from demos_sim.assemblee.layout import (
+    CH_ASSASSIN, CH_ATHLETE, CH_BRIGAND, CH_BROKER, CH_BUILDER, CH_COURTESAN, CH_CRIER,
+    CH_GUARD, CH_HERO, CH_ORACLE, CH_PEDDLER, CH_PHILOSOPHER, CH_PRIEST, CH_SPECTACLES,
+    CH_THIEF, K_BID, K_BUY, K_NAME_MC, K_NIMOS, K_OST_PLEDGE, K_PLEDGE, K_PROPOSE,
+    K_SPEND, K_STOP, K_SUPPORT, K_TARGET, K_TIE, K_VOTE, MAXP, NHARM, O_BIDS, O_CHAR,
+    O_COST, O_GOLD, O_HOLDS, O_IN, O_KIND, O_LAST_PLEDGE, O_LAST_TOTAL, O_MAX, O_N,
+    O_NEED_GOLD, O_NEED_SUP, O_NIN, O_NPEND, O_PEND_COST, O_PEND_COUNT, O_PERS, O_PLEDGED, O_POS, O_REN,
+    O_SEAT, O_TARGET, PE_LEREMAC,
+)
+from demos_sim.assemblee.policies import POLICY_SIG, register
+from demos_sim.rng import below
+
+(P_BID, P_NOISE, P_RESERVE, P_ATTACK, P_PLEDGE, P_PLEDGE_MULT, P_COND, P_SPEND,
+ P_TARGET_LEADER, P_PROPOSE, P_PROPOSE_MARGIN, P_SUPPORT_MARGIN, P_OST_PLEDGE,
+ P_ASSASSINATE, P_VOTE, P_BUY) = range(16)
+
+# A6: the character that resolves each harmful event (ids 0–10)
+_RESOLVER = np.array((CH_ORACLE, CH_PEDDLER, CH_PRIEST, CH_ATHLETE, CH_ASSASSIN, CH_BUILDER,
+                      CH_COURTESAN, CH_GUARD, CH_PHILOSOPHER, CH_CRIER, CH_HERO), np.int64)
+_BASE = np.array((6, 5, 5, 3, 2, 6, 3, 5, 4, 2, 4), np.int64)
+
+
+@register("random", description="uniform among the legal options of every decision "
+          "(amounts: uniform from 0 to the most allowed)")
+@njit(POLICY_SIG, cache=True)
+def random_policy(cfg, obs, opts, n_opts, params, rng):
+    return below(rng, 0, n_opts)
+
+
+@njit(cache=True, inline="always")
+def _score(obs, p):
+    return obs[O_REN + p] + obs[O_GOLD + p] // 3
+
+
+@njit(cache=True)
+def _leader(obs, seat):
+    """The other player in the game with the highest score (ties: lowest seat)."""
+    best = -1
+    who = -1
+    for q in range(obs[O_N]):
+        if q != seat and (obs[O_IN] >> q) & 1:
+            s = _score(obs, q)
+            if s > best:
+                best = s
+                who = q
+    return who
+
+
+@njit(cache=True)
+def _runner_up(obs, leader):
+    """The best score in the game apart from ``leader``'s."""
+    best = 0
+    for q in range(obs[O_N]):
+        if q != leader and (obs[O_IN] >> q) & 1:
+            best = max(best, _score(obs, q))
+    return best
+
+
+@njit(cache=True)
+def _best_other(obs, seat, off):
+    """The other player in the game with the most of ``obs[off + q]`` (gold or renown)."""
+    best = -1
+    who = -1
+    for q in range(obs[O_N]):
+        if q != seat and (obs[O_IN] >> q) & 1 and obs[off + q] > best:
+            best = obs[off + q]
+            who = q
+    return who
+
+
+@njit(cache=True)
+def _fair_share(obs, params):
+    cost = obs[O_COST]
+    nin = obs[O_NIN]
+    return int(np.ceil(((cost + nin - 1) // nin) * params[P_PLEDGE_MULT]))
+
+
+@njit(cache=True)
+def _value(obs, params, seat, c):
+    """What holding character ``c`` this round is worth to ``seat``, in score points."""
+    a = params[P_ATTACK]
+    v = 0.0
+    if c == CH_SPECTACLES:
+        v = 5.0
+    elif c == CH_GUARD:
+        v = 0.5
+    elif c == CH_THIEF:
+        q = _leader(obs, seat) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_GOLD)
+        if q >= 0:
+            v = a * (obs[O_GOLD + q] // 2) / 3.0
+    elif c == CH_ASSASSIN:
+        q = _leader(obs, seat)
+        if params[P_ASSASSINATE] > 0 and q >= 0:
+            lead = _score(obs, q) - _score(obs, seat)
+            v = a * max(0.0, lead * params[P_ASSASSINATE] - 10.0) / 2.0
+    elif c == CH_PEDDLER:
+        v = 7.0 / 3.0
+    elif c == CH_COURTESAN:
+        q = _leader(obs, seat) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_REN)
+        if q >= 0:
+            v = a * 0.4 * min(4, obs[O_REN + q])
+    elif c == CH_ORACLE:
+        v = 1.0
+    elif c == CH_PRIEST or c == CH_ATHLETE:
+        v = 3.0
+    elif c == CH_HERO:
+        v = 4.0
+    elif c == CH_BRIGAND:
+        v = a * 1.0
+    elif c == CH_BROKER:
+        v = 4.0 / 3.0
+    elif c == CH_BUILDER:
+        v = 4.0 if params[P_BUY] > 0 else 0.0
+    elif c == CH_PHILOSOPHER:
+        v = 2.0
+    elif c == CH_CRIER:
+        v = 0.7 if params[P_BUY] > 0 else 0.0
+    if params[P_SPEND] > 0:
+        for e in range(NHARM):
+            if _RESOLVER[e] == c and obs[O_PEND_COUNT + e] > 0:
+                save = _BASE[e] + obs[O_NIN]
+                v = max(v, 3.0 + (save / obs[O_NIN]) / 3.0)
+                break
+    return v
+
+
+@njit(cache=True)
+def _bid(obs, params, rng, seat):
+    c = obs[O_CHAR]
+    g = obs[O_MAX]
+    v = _value(obs, params, seat, c)
+    b = int(v * params[P_BID])
+    if b > 0 and params[P_NOISE] > 0:
+        b += below(rng, 0, int(params[P_NOISE]) + 1)
+    if (c == CH_THIEF or c == CH_ASSASSIN or c == CH_BRIGAND) and obs[O_PERS + seat] == PE_LEREMAC:
+        b = max(0, b - 2)             # A11: his bid counts 2 more
+    keep = 0
+    if params[P_PLEDGE] > 0 and obs[O_NPEND] > 0:   # the fair share of what is pending
+        nin = obs[O_NIN]
+        keep = int(np.ceil(((obs[O_PEND_COST] + nin - 1) // nin + obs[O_NPEND])
+                           * params[P_PLEDGE_MULT]))
+    top = int(max(0, g - keep) * (1.0 - params[P_RESERVE]))
+    if b > top:
+        b = top
+    if c == CH_ASSASSIN and b > g - 25:   # keep the 25 gold of the kill
+        b = max(0, g - 25)
+    return max(0, min(b, g))
+
+
+@njit(cache=True)
+def _weakest(obs, opts, n_opts):
+    best = 1 << 40
+    k = 0
+    for i in range(n_opts):
+        q = opts[i]
+        if q >= 0:
+            s = _score(obs, q)
+            if s < best:
+                best = s
+                k = i
+    return k
+
+
+@njit(POLICY_SIG, cache=True)
+def persona(cfg, obs, opts, n_opts, params, rng):
+    """The generic persona kernel (parameters: personas.toml)."""
+    kind = obs[O_KIND]
+    seat = obs[O_SEAT]
+    if kind == K_BID:
+        return _bid(obs, params, rng, seat)
+    if kind == K_PLEDGE:
+        mode = int(params[P_PLEDGE])
+        give = 0
+        if mode == 1:
+            give = _fair_share(obs, params)
+        elif mode == 2:
+            if obs[O_LAST_TOTAL] < 0:
+                give = _fair_share(obs, params)       # cooperate first
+            else:
+                others = 0
+                pos = 0
+                for q in range(obs[O_N]):
+                    if q != seat and obs[O_LAST_PLEDGE + q] >= 0:
+                        others += 1
+                        if obs[O_LAST_PLEDGE + q] > 0:
+                            pos += 1
+                if others > 0 and pos >= params[P_COND] * others:
+                    give = _fair_share(obs, params)
+        return min(give, obs[O_MAX])
+    if kind == K_SPEND:
+        return 1 if params[P_SPEND] > 0 else 0
+    if kind == K_STOP:
+        return 0
+    if kind == K_TARGET:
+        c = obs[O_CHAR]
+        guard = obs[O_HOLDS + CH_GUARD]
+        if c == CH_ASSASSIN:
+            q = _leader(obs, seat)
+            if (params[P_ASSASSINATE] > 0 and q >= 0 and q != guard and
+                    (_score(obs, q) - _score(obs, seat)) * params[P_ASSASSINATE] >= 10):
+                for i in range(n_opts):
+                    if opts[i] == q:
+                        return i
+            return 0                                  # decline
+        if params[P_TARGET_LEADER] > 0:
+            q = _leader(obs, seat)
+        elif c == CH_COURTESAN:
+            q = _best_other(obs, seat, O_REN)
+        else:
+            q = _best_other(obs, seat, O_GOLD)
+        best = 0
+        for i in range(n_opts):
+            if opts[i] == q:
+                best = i
+        if opts[best] == guard and c != CH_COURTESAN:   # the Guard is immune (A7)
+            for i in range(n_opts):
+                if opts[i] != guard:
+                    return i
+        return best
+    if kind == K_BUY:
+        return n_opts - 1 if params[P_BUY] > 0 else 0
+    if kind == K_PROPOSE:
+        if params[P_PROPOSE] > 0:
+            q = _leader(obs, seat)
+            if q >= 0 and _score(obs, q) - _runner_up(obs, q) >= params[P_PROPOSE_MARGIN]:
+                for i in range(n_opts):
+                    if opts[i] == q:
+                        return i
+        return 0
+    if kind == K_SUPPORT:
+        t = obs[O_TARGET]
+        return 1 if _score(obs, t) - _score(obs, seat) >= params[P_SUPPORT_MARGIN] else 0
+    if kind == K_OST_PLEDGE:
+        need = obs[O_NEED_GOLD]
+        ns = max(1, obs[O_NEED_SUP])
+        give = int(np.ceil(need / ns * params[P_OST_PLEDGE]))
+        return min(give, obs[O_MAX])
+    if kind == K_VOTE:
+        mode = int(params[P_VOTE])
+        if mode == 0:
+            return _weakest(obs, opts, n_opts)
+        best = -1
+        k = 0
+        for i in range(n_opts):
+            q = opts[i]
+            s = obs[O_PLEDGED + q] if mode == 1 else _score(obs, q)
+            if s > best:
+                best = s
+                k = i
+        return k
+    if kind == K_TIE:
+        for i in range(n_opts):
+            if opts[i] == seat:
+                return i
+        return _weakest(obs, opts, n_opts)
+    if kind == K_NAME_MC:
+        return _weakest(obs, opts, n_opts)
+    if kind == K_NIMOS:
+        # raise by 1 when that makes the seat the strict top bid, lower when it leads by 2+
+        pos = obs[O_POS]
+        mine = obs[O_BIDS + pos * MAXP + seat]
+        other = 0
+        for q in range(obs[O_N]):
+            if q != seat and (obs[O_IN] >> q) & 1:
+                other = max(other, obs[O_BIDS + pos * MAXP + q])
+        want = 0
+        if mine == other and _value(obs, params, seat, obs[O_CHAR]) * params[P_BID] > mine:
+            want = 1
+        elif mine >= other + 2:
+            want = -1
+        for i in range(n_opts):
+            if opts[i] == want:
+                return i
+        return 0
+    return 0
+
+
+def _register_builtin_personas():
+    from demos_sim.assemblee.policies.personas import (
+        BUILTIN_FILE, parse_personas, register_personas,
+    )
+
+    personas = parse_personas(BUILTIN_FILE.read_text(encoding="utf-8"), "personas.toml", {})
+    register_personas(personas, allow_replace=True)
+
+
+_register_builtin_personas()

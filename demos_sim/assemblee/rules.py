@@ -1,0 +1,132 @@
+"""L'Assemblée configuration: players and every variant of RULES.md Part V.
+
+An :class:`AssembleeConfig` is frozen and validated on construction: an invalid
+configuration raises :class:`demos_sim.ConfigError` with a one-line message before
+anything runs. ``to_array()`` packs it into the int64 vector the kernels read (offsets
+in :mod:`demos_sim.assemblee.layout`). ``--set`` values are parsed by
+:func:`parse_set` (JSON when it parses, a string otherwise).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from demos_sim import ConfigError
+from demos_sim.assemblee import layout as L
+
+MIN_PLAYERS, MAX_PLAYERS = 4, 15
+MAX_ROUNDS = L.MAXPEND      # simulator limit: one pending event a round at most
+
+# Part V, L'Assemblée: name -> default.
+VARIANTS: dict[str, Any] = {
+    "rounds": 10,
+    "collapse_threshold": None,
+    "min_players": 3,
+    "personalities": False,
+    "akikos_income": "bonus",
+}
+
+
+def default_threshold(players: int) -> int:
+    """A5.3: 4–7 players -> 20, 8–11 -> 35, 12–15 -> 40 (players at the start)."""
+    return 20 if players <= 7 else 35 if players <= 11 else 40
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def check_variant(name: str, value: Any) -> Any:
+    """Validate one variant value (Part V) and return it normalised."""
+    if name not in VARIANTS:
+        raise ConfigError(f"unknown L'Assemblée variant {name!r} (known: {', '.join(VARIANTS)})")
+    if name == "rounds":
+        if not _is_int(value) or not 1 <= value <= MAX_ROUNDS:
+            raise ConfigError(f"variant rounds must be an integer from 1 to {MAX_ROUNDS}, "
+                              f"got {value!r}")
+        return int(value)
+    if name == "collapse_threshold":
+        if value is None:
+            return None
+        if not _is_int(value) or value < 1:
+            raise ConfigError(f"variant collapse_threshold must be null or an integer >= 1, "
+                              f"got {value!r}")
+        return int(value)
+    if name == "min_players":
+        if not _is_int(value) or value < 2:
+            raise ConfigError(f"variant min_players must be an integer >= 2, got {value!r}")
+        return int(value)
+    if name == "personalities":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ConfigError(f"variant personalities must be true or false, got {value!r}")
+        return bool(value)
+    if value not in ("bonus", "total"):
+        raise ConfigError(f"variant akikos_income must be one of bonus, total, got {value!r}")
+    return value
+
+
+def parse_set(items: list[str] | None) -> dict[str, Any]:
+    """``["rounds=7", "akikos_income=total"]`` -> dict; VALUE is JSON when it parses."""
+    out: dict[str, Any] = {}
+    for item in items or []:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[name.strip()] = value
+    return out
+
+
+@dataclass(frozen=True)
+class AssembleeConfig:
+    """A validated L'Assemblée configuration.
+
+    Parameters
+    ----------
+    players : 4–15 (Part A).
+    variants : any subset of the L'Assemblée variants of Part V; the rest take defaults.
+    """
+
+    players: int = 6
+    variants: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not _is_int(self.players):
+            raise ConfigError(f"players must be an integer, got {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ConfigError(f"L'Assemblée takes 4–15 players (Part A), got {self.players}")
+        v = {name: check_variant(name, val) for name, val in dict(self.variants or {}).items()}
+        for name, default in VARIANTS.items():
+            v.setdefault(name, default)
+        object.__setattr__(self, "variants", {k: v[k] for k in VARIANTS})
+        object.__setattr__(self, "players", int(self.players))
+
+    @property
+    def threshold(self) -> int:
+        """The A5.3 collapse threshold in force."""
+        t = self.variants["collapse_threshold"]
+        return default_threshold(self.players) if t is None else t
+
+    def replace(self, **changes) -> "AssembleeConfig":
+        return dataclasses.replace(self, **changes)
+
+    def to_array(self, check_obs: bool = False, log: bool = False) -> np.ndarray:
+        v = self.variants
+        a = np.zeros(L.CFG_LEN, np.int64)
+        a[L.C_N] = self.players
+        a[L.C_ROUNDS] = v["rounds"]
+        a[L.C_THRESH] = self.threshold
+        a[L.C_MINP] = v["min_players"]
+        a[L.C_PERS] = v["personalities"]
+        a[L.C_AKIKOS_TOTAL] = v["akikos_income"] == "total"
+        a[L.C_CHECK_OBS] = check_obs
+        a[L.C_LOG] = log
+        return a

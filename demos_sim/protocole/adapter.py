@@ -11,6 +11,17 @@ from demos_sim.runner.games import SHARE_SCALE, GameAdapter, Quantity
 
 _PKG = Path(__file__).resolve().parent.parent
 
+# how a game ended (one-hot): coop outcomes of P5.2; in each mode a game with a winner
+# counts as "win" and one where everyone was eliminated (P4.4) as "loss_elimination"
+OUTCOME_BINS = ("win", "loss_elimination", "loss_reinforced", "truncated")
+# the losing control of a game without a winner, by the Norm it was made against:
+# eliminated against an empty Norm, against a final Norm (1-7 cards: that control would
+# have ended the game, P4.3) or a mid-game one (8+ cards); reinforced control (P5.3)
+# failed at a final or a mid-game control
+LOSS_BINS = ("elim_empty_norm", "elim_final", "elim_midgame", "reinf_final", "reinf_midgame")
+FAILED_BINS = ("1", "2", "3", "4")     # Foyers failing together at the losing control
+EDGE_LCM = 12                          # lcm of the player counts 2, 3, 4
+
 
 class ProtocoleAdapter(GameAdapter):
     """Protocole (RULES.md Part P): ``mode`` each|coop and ``level`` 1–3 for coop.
@@ -37,6 +48,19 @@ class ProtocoleAdapter(GameAdapter):
         Quantity("eliminated", "seat", rate=True, description="share of games eliminated in"),
         Quantity("foyer_cards", "game", hist=(1, 37),
                  description="cards in all Foyers at the end of a won coop game (else 0)"),
+        Quantity("outcome", "bins", rate=True, bins=OUTCOME_BINS,
+                 description="how the game ended: win, loss by elimination, loss by the "
+                             "reinforced control (coop), truncated"),
+        Quantity("loss_cause", "bins", rate=True, per="no_winner", bins=LOSS_BINS,
+                 description="share of games without a winner lost at each kind of control "
+                             "(elimination against an empty / final / mid-game Norm, "
+                             "reinforced control at a final / mid-game Norm)"),
+        Quantity("failed_foyers", "bins", rate=True, per="no_winner", bins=FAILED_BINS,
+                 description="coop: share of losses whose losing control failed exactly "
+                             "k Foyers (reinforced-control losses count in none; 0 in each)"),
+        Quantity("seat_edge", "seat", SHARE_SCALE * EDGE_LCM,
+                 description="the seat's win share minus the mean win share of all seats "
+                             "(0 at parity; always 0 in coop)"),
     )
 
     def check_setting(self, key, value):
@@ -101,14 +125,38 @@ class ProtocoleAdapter(GameAdapter):
             won = (res[:, L.R_OUTCOME] == L.OUT_WIN).astype(np.int64)
             share = np.repeat(won[:, None] * SHARE_SCALE, n, axis=1)
         foyer = np.where(res[:, L.R_OUTCOME] == L.OUT_WIN, res[:, L.R_FOYER_CARDS], 0)
+        nowin = (nwin == 0) & ~trunc
+        if config.mode == "coop":
+            out = res[:, L.R_OUTCOME]
+            win, by_elim = out == L.OUT_WIN, out == L.OUT_LOSS_ELIM
+            by_reinf = out == L.OUT_LOSS_REINF
+        else:
+            win, by_elim, by_reinf = (nwin > 0) & ~trunc, nowin, np.zeros(count, bool)
+        outcome = np.stack([win, by_elim, by_reinf, trunc], axis=1).astype(np.int64)
+        k = res[:, L.R_NORM_CARDS]
+        final = (k >= 1) & (k <= 7)
+        loss = np.stack([by_elim & (k == 0), by_elim & final, by_elim & (k >= 8),
+                         by_reinf & (k <= 7), by_reinf & (k >= 8)], axis=1).astype(np.int64)
+        nfail = np.zeros(count, np.int64)   # coop: the game ends at its first elimination,
+        if config.mode == "coop":           # so R_ELIM is the losing control's failures
+            for p in range(n):
+                nfail += (res[:, L.R_ELIM] >> p) & 1
+        failed = np.stack([by_elim & (nfail == j) for j in range(1, len(FAILED_BINS) + 1)],
+                          axis=1).astype(np.int64)
+        tot = share.sum(axis=1, keepdims=True)
+        edge = EDGE_LCM * share - (EDGE_LCM // n) * tot
         return {
             "win_share": share,
-            "no_winner": ((nwin == 0) & ~trunc).astype(np.int64)[:, None],
+            "no_winner": nowin.astype(np.int64)[:, None],
             "truncated": trunc.astype(np.int64)[:, None],
             "rounds": res[:, L.R_ROUNDS:L.R_ROUNDS + 1].copy(),
             "points": res[:, L.R_POINTS:L.R_POINTS + n].copy(),
             "eliminated": elim,
             "foyer_cards": foyer.astype(np.int64)[:, None],
+            "outcome": outcome,
+            "loss_cause": loss,
+            "failed_foyers": failed,
+            "seat_edge": edge.astype(np.int64),
         }
 
     def source_files(self):

@@ -48,8 +48,8 @@ from demos_sim.protocole.layout import (
     EV_HAND, EV_POINTS, EV_REINF, EV_RESULT, EV_ROUND, EV_SEL_START, EV_SELECTION,
     EV_SETUP, EV_TURN, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
     OBS_LEN, OUT_LOSS_ELIM, OUT_LOSS_REINF, OUT_NONE, OUT_WIN, R_ELIM, R_FOYER_CARDS,
-    R_NWIN, R_OUTCOME, R_POINTS, R_ROUNDS, R_TRUNC, R_TURNS, R_WINMASK, RES_LEN,
-    RNG_CHANCE, S_ALIVE, S_DEAD, S_DECK, S_DECK_LEN, S_DECKSET, S_FOYER, S_GONE, S_HAND,
+    R_NORM_CARDS, R_NWIN, R_OUTCOME, R_POINTS, R_ROUNDS, R_TRUNC, R_TURNS, R_WINMASK,
+    RES_LEN, RNG_CHANCE, S_ALIVE, S_DEAD, S_DECK, S_DECK_LEN, S_DECKSET, S_FOYER, S_GONE, S_HAND,
     S_INIT, S_NORM, S_PLAYED, S_POINTS, S_REMOVED, S_ROUND, S_SEL, S_TRUNC, S_TURN,
     SEL_MAX, ST_LEN, SYMBOL0, TO_FOYER,
 )
@@ -288,6 +288,7 @@ def _control(st, cfg, log, res):
     result is then in ``res``), else CTRL_GO_ON."""
     n = cfg[C_N]
     norm = st[S_NORM]
+    res[R_NORM_CARDS] = popcount(norm)
     cov = covered(norm)
     alive = st[S_ALIVE]
     failed = 0

@@ -94,7 +94,8 @@ R_ELIM = 5          # mask of seats eliminated
 R_FOYER_CARDS = 6   # total cards in all Foyers at the end
 R_TURNS = 7
 R_POINTS = 8        # MAXP cumulative points at the end
-RES_LEN = R_POINTS + MAXP
+R_NORM_CARDS = R_POINTS + MAXP   # cards in the Norm at the last control (0: empty Norm)
+RES_LEN = R_NORM_CARDS + 1
 
 OUT_NONE, OUT_WIN, OUT_LOSS_ELIM, OUT_LOSS_REINF = 0, 1, 2, 3   # coop outcomes (P5.2)
 

@@ -6,7 +6,9 @@
 experiment         experiment name
 block, players     player-count block and its player count
 point, label       grid point index and ``key=value, …``
-<grid keys>        one column per grid key (ints, bools, strings; lists as JSON)
+<grid keys>        one column per grid key (ints, bools, strings; lists as JSON); a key
+                   named like a column of this table (Protocole's ``level`` setting)
+                   is written as ``grid_<key>`` (:func:`grid_column`)
 metric, level      e.g. ``win_share``/``side``, ``points``/``seat``, ``rounds``/``game``,
                    ``veto_round``/``bins``
 side, seats        side label (seat number for seat metrics, ``all`` for game metrics,
@@ -66,6 +68,15 @@ def _who(exp, point, q):
     return [(lab, ",".join(map(str, seats[j]))) for j, lab in enumerate(labels)]
 
 
+RESERVED = ("experiment", "block", "players", "point", "label", "metric", "level", "side",
+            "seats", "bin", "lo", "width", "count")
+
+
+def grid_column(key: str) -> str:
+    """The table column of grid key ``key`` (``grid_<key>`` when ``key`` is taken)."""
+    return f"grid_{key}" if key in RESERVED else key
+
+
 def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``(results, histograms)`` DataFrames from the per-block totals of a run."""
     ad = exp.adapter
@@ -77,7 +88,7 @@ def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
         base = {"experiment": exp.name, "block": p.block, "players": p.players,
                 "point": p.index, "label": p.label}
         for k in exp.grid_keys:
-            base[k] = grid_cols[k][p.index]
+            base[grid_column(k)] = grid_cols[k][p.index]
         for m in exp.metrics:
             q = ad.quantity(m)
             s, sq = agg[f"{p.index}.{m}.sum"], agg[f"{p.index}.{m}.sq"]
@@ -114,7 +125,8 @@ def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
                                           count=int(h[b])))
     results = pd.DataFrame(rows)
     results["ref_point"] = results["ref_point"].astype("Int64")
-    hist_cols = ["experiment", "block", "players", "point", "label", *exp.grid_keys, "metric",
+    hist_cols = ["experiment", "block", "players", "point", "label",
+                 *map(grid_column, exp.grid_keys), "metric",
                  "level", "side", "bin", "lo", "width", "count"]
     hists = pd.DataFrame(hrows, columns=hist_cols)
     return results, hists

@@ -1,0 +1,615 @@
+"""Protocole level difficulty (issue #6, item 4).
+
+All together (coop, RULES.md P5): the team's win rate at levels 1, 2 and 3 for 2, 3 and
+4 players with each policy at every seat; the record (cards in all Foyers, P5.2) of won
+games; how games are lost (elimination or reinforced control, against which Norm, how
+many Foyers at once); whether every level is harder than the one below it (paired, on
+the same deals). Each for themselves (P4): elimination rates, seat advantage, and the
+``standard_tie`` variant. Coop levels 2 and 3: the ``reinforced_scope`` variant.
+
+Protocole has no bot ladder like DĒMOS: the policies themselves are the skill axis
+(:data:`RUNGS`: the analysis runs every experiment file once per policy, ``{bot}`` in the
+file is the policy at every seat, the run is named ``<file>-<policy>``). ``random`` is a
+floor shown in the tables; the difficulty flags and the key figures use the three
+playing policies (:data:`SKILL`).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from demos_sim.analysis.stats import Z95, adjust, p_value
+
+TITLE = "Protocole: level difficulty, losses, seat advantage and variants"
+METHOD = (
+    "Every seat plays the same policy; the policies are the skill axis (random, cautious "
+    "— built for each for themselves —, convention and planner — built for all together). "
+    "All together: levels 1–3 × 2–4 players, the three levels of a player count on the "
+    "same deals (same setup removal and round-0 shuffle; the level changes the Foyer deal, "
+    "P1.3). Win rates and outcome shares are means of per-game indicators with normal 95% "
+    "intervals; shares of losses (cause of loss) are ratios over lost games with "
+    "delta-method intervals; the record of won games (cards in all Foyers) is summarised "
+    "from its exact histogram (mean with a normal interval, quantiles). Difficulty: for "
+    "each player count and policy, the paired difference of win rates level L+1 − level L "
+    "on the same deals and a one-sided normal test of 'level L+1 is harder' (H0: "
+    "difference ≥ 0); the p-values of the 18 comparisons of cautious, convention and "
+    "planner (2 steps × 3 player counts × 3 policies) are Holm–Bonferroni adjusted, and a "
+    "step is flagged when its adjusted p-value is 0.05 or more (not shown harder) — "
+    "random's steps are listed with raw p-values only. Each for themselves: elimination "
+    "rate and M1 win share by seat (seat 0 holds the first Initiative, P1.4); the seat "
+    "edge is the per-game difference between the seat's share and the mean share of all "
+    "seats, so its interval is exact (0 = parity), two-sided p-values Holm-adjusted over "
+    "every seat × player count × policy. Variants, paired against the default on the "
+    "same deals: standard_tie = discard_all in each for themselves (it has no effect in "
+    "coop, whose selection is always reinforced, P3.2: the coop runs include it as a "
+    "check that must give exactly 0) and reinforced_scope = team at coop levels 2 and 3 "
+    "(it cannot matter at level 1); two-sided p-values Holm-adjusted over the whole "
+    "variant table.")
+EXPERIMENTS = ["protocole_levels_coop", "protocole_levels_each",
+               "protocole_levels_scope_l2", "protocole_levels_scope_l3"]
+# policy -> share of each file's games (random only sets a floor: half the games)
+RUNGS = {"random": 0.5, "cautious": 1.0, "convention": 1.0, "planner": 1.0}
+SKILL = ("cautious", "convention", "planner")
+SHOW = ["coop_win", "level_steps", "record", "losses", "each_seats", "each_summary",
+        "variants"]
+ALPHA = 0.05
+HOLM = "holm"
+LEVEL_COL = "grid_level"          # the runner's column of the swept `level` setting
+SCOPE_STEMS = {"protocole_levels_scope_l2": 2, "protocole_levels_scope_l3": 3}
+
+_CI = ["mean", "ci_low", "ci_high"]
+
+
+# ------------------------------------------------------------------ statistics
+def one_sided_p(diff: float, half_width: float, z: float = Z95) -> float:
+    """p-value of H0 ``difference ≥ 0`` against H1 ``difference < 0`` (normal).
+
+    ``half_width`` is the 95% half-width of the difference (``z · se``). Zero spread: 0
+    when the difference is negative, 1 otherwise.
+    """
+    from scipy.stats import norm
+
+    if not (half_width > 0):
+        if half_width != half_width:
+            return float("nan")
+        return 0.0 if diff < 0 else 1.0
+    return float(norm.cdf(diff / (half_width / z)))
+
+
+def hist_summary(values, counts, z: float = Z95) -> dict:
+    """Mean (normal 95% interval), sd, quantiles of a distribution given as a histogram."""
+    v = np.asarray(values, dtype=float)
+    c = np.asarray(counts, dtype=float)
+    keep = c > 0
+    v, c = v[keep], c[keep]
+    n = c.sum()
+    out = {"n": int(n), "mean": np.nan, "sd": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+           "p10": np.nan, "median": np.nan, "p90": np.nan, "min": np.nan, "max": np.nan}
+    if n < 1:
+        return out
+    order = np.argsort(v)
+    v, c = v[order], c[order]
+    mean = float((v * c).sum() / n)
+    out.update(mean=mean, min=float(v[0]), max=float(v[-1]))
+    if n >= 2:
+        var = float((c * (v - mean) ** 2).sum() / (n - 1))
+        sd = math.sqrt(var)
+        half = z * sd / math.sqrt(n)
+        out.update(sd=sd, ci_low=mean - half, ci_high=mean + half)
+    cum = np.cumsum(c) / n
+    for name, q in (("p10", 0.1), ("median", 0.5), ("p90", 0.9)):
+        out[name] = float(v[np.searchsorted(cum, q - 1e-12)])
+    return out
+
+
+# ------------------------------------------------------------------ tables
+def _res(runs, stem: str, metric: str) -> pd.DataFrame:
+    if stem not in {e for e, _ in runs.items}:
+        return pd.DataFrame()
+    df = runs.results(stem, metric).copy()
+    if LEVEL_COL in df.columns:
+        df["lvl"] = df[LEVEL_COL].astype(int)
+    elif stem in SCOPE_STEMS:
+        df["lvl"] = SCOPE_STEMS[stem]
+    return df
+
+
+def _bot_order(df: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    rank = {b: i for i, b in enumerate(RUNGS)}
+    return (df.assign(_b=df["bot"].map(rank).fillna(99)).sort_values(["_b", *keys], kind="stable")
+              .drop(columns="_b").reset_index(drop=True))
+
+
+def coop_win_table(runs) -> pd.DataFrame:
+    """Team win rate by policy × players × level, with rounds and the outcome shares."""
+    ws = _res(runs, "protocole_levels_coop", "win_share")
+    ws = ws[ws["side"] == "0"]
+    key = ["bot", "players", "lvl"]
+    out = ws[key + ["games", "count", *_CI]].rename(
+        columns={"count": "wins", "mean": "win_rate"})
+    rd = _res(runs, "protocole_levels_coop", "rounds")[key + _CI].rename(
+        columns={"mean": "rounds", "ci_low": "rounds_ci_low", "ci_high": "rounds_ci_high"})
+    out = out.merge(rd, on=key)
+    oc = _res(runs, "protocole_levels_coop", "outcome")
+    for b in ("loss_elimination", "loss_reinforced", "truncated"):
+        part = oc[oc["side"] == b][key + ["mean"]].rename(columns={"mean": b})
+        out = out.merge(part, on=key)
+    return _bot_order(out.rename(columns={"lvl": "level"}), ["players", "level"])
+
+
+def level_steps_table(runs) -> pd.DataFrame:
+    """Paired win-rate differences level L+1 − level L (same deals), one-sided tests.
+
+    The coop file's reference is level 2, so the runner's paired differences are
+    ``L1 − L2`` (negated here into the step 2 vs 1) and ``L3 − L2`` (the step 3 vs 2).
+    """
+    ws = _res(runs, "protocole_levels_coop", "win_share")
+    ws = ws[ws["side"] == "0"]
+    rows = []
+    for (bot, n), g in ws.groupby(["bot", "players"], sort=False):
+        by = {int(r.lvl): r for r in g.itertuples(index=False)}
+        if not {1, 2, 3} <= set(by):
+            continue
+        for lo_lvl, hi_lvl in ((1, 2), (2, 3)):
+            lo, hi = by[lo_lvl], by[hi_lvl]
+            if hi_lvl == 3:
+                d, dl, dh, hw = hi.diff, hi.diff_ci_low, hi.diff_ci_high, hi.diff_half_width
+            else:
+                d, dl, dh, hw = -lo.diff, -lo.diff_ci_high, -lo.diff_ci_low, lo.diff_half_width
+            rows.append({"bot": bot, "players": n, "step": f"{hi_lvl} vs {lo_lvl}",
+                         "lower_level": lo_lvl, "upper_level": hi_lvl, "games": hi.games,
+                         "win_lower": lo.mean, "win_upper": hi.mean, "diff": d,
+                         "diff_ci_low": dl, "diff_ci_high": dh,
+                         "p_one_sided": one_sided_p(d, hw)})
+    out = pd.DataFrame(rows, columns=[
+        "bot", "players", "step", "lower_level", "upper_level", "games", "win_lower",
+        "win_upper", "diff", "diff_ci_low", "diff_ci_high", "p_one_sided"])
+    out["in_family"] = out["bot"].isin(SKILL)
+    out["p_holm"] = np.nan
+    fam = out["in_family"].to_numpy()
+    if fam.any():
+        out.loc[fam, "p_holm"] = adjust(out.loc[fam, "p_one_sided"].to_numpy(), HOLM)
+    out["harder"] = np.where(out["in_family"], out["p_holm"] < ALPHA,
+                             out["p_one_sided"] < ALPHA)
+    out["easier"] = out["diff_ci_low"] > 0
+    return _bot_order(out, ["players", "lower_level"])
+
+
+def record_tables(runs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The record of won games (cards in all Foyers, P5.2): summary and histogram."""
+    stem = "protocole_levels_coop"
+    if stem not in {e for e, _ in runs.items}:
+        return pd.DataFrame(), pd.DataFrame()
+    h = runs.hists(stem, "foyer_cards").copy()
+    h["lvl"] = h[LEVEL_COL].astype(int)
+    h = h[h["lo"] >= 1]          # 0 = a loss (won games hold every Foyer: >= players·level)
+    ws = _res(runs, stem, "win_share")
+    ws = ws[ws["side"] == "0"].set_index(["bot", "players", "lvl"])
+    srows, hrows = [], []
+    for (bot, n, lvl), g in ws.groupby(level=[0, 1, 2], sort=False):
+        hg = h[(h["bot"] == bot) & (h["players"] == n) & (h["lvl"] == lvl)]
+        s = hist_summary(hg["lo"], hg["count"])
+        r = g.iloc[0]
+        srows.append({"bot": bot, "players": n, "level": lvl, "games": int(r.games),
+                      "won_games": s["n"], "record_mean": s["mean"], "ci_low": s["ci_low"],
+                      "ci_high": s["ci_high"], "sd": s["sd"], "min": s["min"],
+                      "p10": s["p10"], "median": s["median"], "p90": s["p90"],
+                      "max": s["max"], "min_possible": n * lvl})
+        tot = hg["count"].sum()
+        for x in hg.sort_values("lo").itertuples(index=False):
+            hrows.append({"bot": bot, "players": n, "level": lvl, "cards": int(x.lo),
+                          "won_games": int(x.count), "share_of_wins": x.count / tot})
+    rec = _bot_order(pd.DataFrame(srows), ["players", "level"])
+    hist = pd.DataFrame(hrows, columns=["bot", "players", "level", "cards", "won_games",
+                                        "share_of_wins"])
+    return rec, _bot_order(hist, ["players", "level", "cards"])
+
+
+def losses_table(runs) -> pd.DataFrame:
+    """How games end (share of games) and how they are lost (share of lost games)."""
+    key = ["bot", "players", "lvl"]
+    parts = []
+    for metric, over in (("outcome", "games"), ("loss_cause", "lost games"),
+                         ("failed_foyers", "lost games")):
+        df = _res(runs, "protocole_levels_coop", metric)
+        if metric == "failed_foyers":
+            df = df[df["side"].astype(int) <= df["players"]]
+        parts.append(df[key + ["side", "games", "denominator", "count", *_CI]]
+                     .assign(measure=metric, share_of=over))
+    out = pd.concat(parts, ignore_index=True).rename(
+        columns={"side": "category", "mean": "share", "lvl": "level"})
+    out = out[["bot", "players", "level", "measure", "share_of", "category", "games",
+               "denominator", "count", "share", "ci_low", "ci_high"]]
+    return _bot_order(out, ["players", "level"])
+
+
+def each_tables(runs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Each for themselves at the default rules: by seat, and by game."""
+    stem = "protocole_levels_each"
+    if stem not in {e for e, _ in runs.items}:
+        return pd.DataFrame(), pd.DataFrame()
+
+    def ref(metric):
+        df = _res(runs, stem, metric)
+        return df[df["standard_tie"] == "keep_tied"]
+
+    key = ["bot", "players", "side"]
+    ws = ref("win_share")[key + ["games", *_CI]].rename(
+        columns={"mean": "win_share", "ci_low": "win_ci_low", "ci_high": "win_ci_high"})
+    el = ref("eliminated")[key + _CI].rename(
+        columns={"mean": "eliminated", "ci_low": "elim_ci_low", "ci_high": "elim_ci_high"})
+    ed = ref("seat_edge")[key + _CI + ["half_width"]].rename(
+        columns={"mean": "edge", "ci_low": "edge_ci_low", "ci_high": "edge_ci_high"})
+    seats = ws.merge(el, on=key).merge(ed, on=key).rename(columns={"side": "seat"})
+    seats["seat"] = seats["seat"].astype(int)
+    seats["parity"] = seats["win_share"] - seats["edge"]
+    seats["p_value"] = [p_value(e, hw) for e, hw in zip(seats["edge"], seats["half_width"])]
+    seats = seats.drop(columns="half_width")
+    seats["p_holm"] = adjust(seats["p_value"].to_numpy(), HOLM) if len(seats) else []
+    seats = _bot_order(seats, ["players", "seat"])
+
+    gk = ["bot", "players"]
+    summ = ref("no_winner")[gk + ["games", *_CI]].rename(
+        columns={"mean": "no_winner", "ci_low": "no_winner_ci_low",
+                 "ci_high": "no_winner_ci_high"})
+    for metric, name in (("truncated", "truncated"), ("rounds", "rounds")):
+        d = ref(metric)[gk + _CI].rename(columns={"mean": name, "ci_low": f"{name}_ci_low",
+                                                  "ci_high": f"{name}_ci_high"})
+        summ = summ.merge(d, on=gk)
+    pts = ref("points").groupby(gk)["mean"].mean().rename("mean_points").reset_index()
+    summ = summ.merge(pts, on=gk)
+    el = ref("eliminated").groupby(gk)["mean"].mean().rename("elim_rate_mean").reset_index()
+    summ = summ.merge(el, on=gk)
+    return seats, _bot_order(summ, ["players"])
+
+
+def variants_table(runs) -> pd.DataFrame:
+    """Paired effect of each variant against its default, on the same deals."""
+    rows = []
+
+    def add(df, variant, value, mode, metrics):
+        for r in df.itertuples(index=False):
+            rows.append({"variant": variant, "value": value, "mode": mode,
+                         "level": getattr(r, "lvl", np.nan), "bot": r.bot,
+                         "players": r.players, "metric": metrics[(r.metric, r.side)],
+                         "games": r.games, "reference": r.mean - r.diff, "value_mean": r.mean,
+                         "diff": r.diff, "diff_ci_low": r.diff_ci_low,
+                         "diff_ci_high": r.diff_ci_high,
+                         "p_value": p_value(r.diff, r.diff_half_width)})
+
+    stem = "protocole_levels_each"
+    if stem in {e for e, _ in runs.items}:
+        res = runs.results(stem)
+        res = res[res["standard_tie"] == "discard_all"]
+        names = {("no_winner", "all"): "no-winner share", ("rounds", "all"): "rounds per game"}
+        for s in range(4):
+            names[("win_share", str(s))] = f"win share seat {s}"
+            names[("eliminated", str(s))] = f"elimination rate seat {s}"
+        sel = res[[(m, sd) in names for m, sd in zip(res["metric"], res["side"])]]
+        add(sel, "standard_tie", "discard_all", "each", names)
+    names = {("win_share", "0"): "team win rate", ("outcome", "loss_reinforced"):
+             "loss by reinforced control"}
+    for stem, lvl in SCOPE_STEMS.items():
+        if stem not in {e for e, _ in runs.items}:
+            continue
+        res = runs.results(stem).assign(lvl=lvl)
+        sel = res[[(m, sd) in names for m, sd in zip(res["metric"], res["side"])]]
+        team = sel[(sel["reinforced_scope"] == "team") & (sel["standard_tie"] == "keep_tied")]
+        add(team, "reinforced_scope", "team", f"coop level {lvl}", names)
+        tie = sel[(sel["reinforced_scope"] == "each_player")
+                  & (sel["standard_tie"] == "discard_all")]
+        add(tie, "standard_tie", "discard_all (no-op check)", f"coop level {lvl}", names)
+    cols = ["variant", "value", "mode", "level", "bot", "players", "metric", "games",
+            "reference", "value_mean", "diff", "diff_ci_low", "diff_ci_high", "p_value"]
+    out = pd.DataFrame(rows, columns=cols)
+    out["p_holm"] = adjust(out["p_value"].to_numpy(), HOLM) if len(out) else []
+    return _bot_order(out, ["variant", "mode", "players", "metric"])
+
+
+def tables(runs) -> dict[str, pd.DataFrame]:
+    record, record_hist = record_tables(runs)
+    seats, summary = each_tables(runs)
+    return {"coop_win": coop_win_table(runs), "level_steps": level_steps_table(runs),
+            "record": record, "record_hist": record_hist, "losses": losses_table(runs),
+            "each_seats": seats, "each_summary": summary, "variants": variants_table(runs)}
+
+
+# ------------------------------------------------------------------ plots
+def _fig(ncols: int, nrows: int = 1, w: float = 4.4, h: float = 3.4):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w * ncols, h * nrows), dpi=110, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(nrows, ncols, squeeze=False)
+
+
+def _bots(df: pd.DataFrame) -> list[str]:
+    return [b for b in RUNGS if b in set(df["bot"])] if len(df) else []
+
+
+def plots(tables: dict, folder: Path) -> list[str]:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = []
+    cw = tables["coop_win"]
+    if len(cw):
+        ps = sorted(cw["players"].unique())
+        fig, ax = _fig(len(ps))
+        for j, n in enumerate(ps):
+            a = ax[0][j]
+            for k, bot in enumerate(_bots(cw)):
+                d = cw[(cw["players"] == n) & (cw["bot"] == bot)].sort_values("level")
+                x = d["level"].to_numpy() + (k - 1.5) * 0.04
+                y = d["win_rate"].to_numpy()
+                a.errorbar(x, y, yerr=[y - d["ci_low"].to_numpy(), d["ci_high"].to_numpy() - y],
+                           marker="o", capsize=3, label=bot)
+            a.set_xticks([1, 2, 3])
+            a.set_xlabel("level")
+            a.set_title(f"{n} players")
+            a.set_ylim(0, 1)
+            a.grid(alpha=0.3)
+        ax[0][0].set_ylabel("team win rate (95% CI)")
+        ax[0][-1].legend(fontsize=8)
+        fig.suptitle("All together: difficulty curves")
+        fig.savefig(folder / "difficulty_curves.png")
+        names.append("difficulty_curves.png")
+
+    ls = tables["losses"]
+    if len(ls):
+        oc = ls[ls["measure"] == "outcome"]
+        bots = _bots(oc)
+        fig, ax = _fig(len(bots), w=4.0)
+        colours = {"win": "tab:green", "loss_elimination": "tab:red",
+                   "loss_reinforced": "tab:orange", "truncated": "tab:grey"}
+        for j, bot in enumerate(bots):
+            a = ax[0][j]
+            d = oc[oc["bot"] == bot]
+            setups = d[["players", "level"]].drop_duplicates().sort_values(["players", "level"])
+            labels = [f"{p}p L{lv}" for p, lv in setups.itertuples(index=False)]
+            bottom = np.zeros(len(setups))
+            for cat, col in colours.items():
+                v = np.array([d[(d["players"] == p) & (d["level"] == lv)
+                                & (d["category"] == cat)]["share"].sum()
+                              for p, lv in setups.itertuples(index=False)])
+                a.bar(range(len(v)), v, bottom=bottom, color=col, label=cat)
+                bottom += v
+            a.set_xticks(range(len(labels)), labels, rotation=60, fontsize=7)
+            a.set_title(bot)
+            a.set_ylim(0, 1)
+        ax[0][0].set_ylabel("share of games")
+        ax[0][-1].legend(fontsize=7)
+        fig.suptitle("All together: how games end")
+        fig.savefig(folder / "outcomes.png")
+        names.append("outcomes.png")
+
+    rh = tables["record_hist"]
+    if len(rh):
+        bots = [b for b in _bots(rh) if b in SKILL] or _bots(rh)
+        ps = sorted(rh["players"].unique())
+        fig, ax = _fig(len(ps), len(bots), w=3.8, h=2.8)
+        for i, bot in enumerate(bots):
+            for j, n in enumerate(ps):
+                a = ax[i][j]
+                for lvl in (1, 2, 3):
+                    d = rh[(rh["bot"] == bot) & (rh["players"] == n) & (rh["level"] == lvl)]
+                    if len(d):
+                        a.plot(d["cards"], d["share_of_wins"], marker=".", label=f"level {lvl}")
+                a.set_title(f"{bot}, {n} players", fontsize=9)
+                a.grid(alpha=0.3)
+                if i == len(bots) - 1:
+                    a.set_xlabel("record: cards in all Foyers")
+        ax[0][0].set_ylabel("share of won games")
+        ax[0][-1].legend(fontsize=7)
+        fig.suptitle("All together: the record of won games")
+        fig.savefig(folder / "record.png")
+        names.append("record.png")
+
+    es = tables["each_seats"]
+    if len(es):
+        bots = _bots(es)
+        fig, ax = _fig(len(bots), w=3.4, h=2.8)
+        lim = max(float(np.nanmax(np.abs(es["edge"]))), 1e-3)
+        im = None
+        for j, bot in enumerate(bots):
+            a = ax[0][j]
+            d = es[es["bot"] == bot]
+            ps = sorted(d["players"].unique())
+            m = np.full((len(ps), 4), np.nan)
+            for r in d.itertuples(index=False):
+                m[ps.index(r.players), r.seat] = r.edge
+            im = a.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+            for (i, k), v in np.ndenumerate(m):
+                if v == v:
+                    a.text(k, i, f"{100 * v:+.1f}", ha="center", va="center", fontsize=7)
+            a.set_xticks(range(4))
+            a.set_yticks(range(len(ps)), [f"{p}p" for p in ps])
+            a.set_xlabel("seat (0: first Initiative)")
+            a.set_title(bot)
+        fig.colorbar(im, ax=ax[0][-1], label="win share − mean share")
+        fig.suptitle("Each for themselves: seat edge (points of win share)")
+        fig.savefig(folder / "seat_edge.png")
+        names.append("seat_edge.png")
+
+    va = tables["variants"]
+    if len(va):
+        d = va[va["metric"].isin(["team win rate", "no-winner share"])
+               & ~va["value"].str.contains("no-op")]
+        if len(d):
+            d = d.reset_index(drop=True)
+            fig, ax = _fig(1, w=7.0, h=0.22 * len(d) + 1.2)
+            a = ax[0][0]
+            y = np.arange(len(d))
+            x = d["diff"].to_numpy()
+            a.errorbar(x, y, xerr=[x - d["diff_ci_low"].to_numpy(),
+                                   d["diff_ci_high"].to_numpy() - x], fmt="o", capsize=2)
+            a.axvline(0, color="k", lw=0.8)
+            a.set_yticks(y, [f"{r.variant}={r.value}, {r.mode}, {r.players}p, {r.bot}: "
+                             f"{r.metric}" for r in d.itertuples(index=False)], fontsize=7)
+            a.invert_yaxis()
+            a.set_xlabel("paired difference vs default (95% CI)")
+            fig.savefig(folder / "variants.png")
+            names.append("variants.png")
+    return names
+
+
+# ------------------------------------------------------------------ findings
+def _pc(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _pp(x: float, lo: float, hi: float) -> str:
+    return f"{100 * x:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def findings(tables: dict) -> tuple[list[str], list[str]]:
+    found, flags = [], []
+    cw = tables["coop_win"]
+    for bot in _bots(cw):
+        d = cw[cw["bot"] == bot]
+        parts = []
+        for n, g in d.groupby("players"):
+            g = g.sort_values("level")
+            parts.append(f"{n} players " + " / ".join(
+                f"{_pc(r.win_rate)} {_ci(r.ci_low, r.ci_high)}" for r in g.itertuples()))
+        found.append(f"All together, {bot} at every seat wins (levels 1 / 2 / 3, "
+                     f"{int(d['games'].iloc[0])} games each): " + "; ".join(parts) + ".")
+    st = tables["level_steps"]
+    fam = st[st["in_family"]]
+    if len(fam):
+        bad = fam[~fam["harder"]]
+        if len(bad) == 0:
+            found.append(f"Every level is harder than the one below it for cautious, "
+                         f"convention and planner at 2, 3 and 4 players: all {len(fam)} "
+                         f"paired one-sided tests reject 'not harder' after Holm correction "
+                         f"(smallest drop {_pp(*fam.loc[fam['diff'].idxmax(), ['diff', 'diff_ci_low', 'diff_ci_high']])}).")
+        for r in bad.itertuples():
+            kind = "EASIER than" if r.easier else "not shown harder than"
+            flags.append(f"Level {r.upper_level} is {kind} level {r.lower_level} at "
+                         f"{r.players} players with {r.bot}: win rate "
+                         f"{_pc(r.win_lower)} → {_pc(r.win_upper)}, paired difference "
+                         f"{_pp(r.diff, r.diff_ci_low, r.diff_ci_high)}, Holm-adjusted "
+                         f"one-sided p = {r.p_holm:.3g}.")
+    rnd = st[~st["in_family"]]
+    if len(rnd):
+        nh = rnd[~rnd["harder"]]
+        if len(nh):
+            found.append(f"With random play, {len(nh)} of {len(rnd)} level steps are not "
+                         f"detectably harder (raw one-sided p ≥ 0.05; random rarely wins "
+                         f"at any level): " + ", ".join(
+                             f"{r.step} at {r.players}p ({_pc(r.win_lower)} → "
+                             f"{_pc(r.win_upper)})" for r in nh.itertuples()) + ".")
+    rec = tables["record"]
+    if len(rec):
+        for bot in [b for b in _bots(rec) if b in SKILL]:
+            d = rec[(rec["bot"] == bot) & (rec["won_games"] > 0)]
+            if len(d):
+                found.append(f"Record of won games with {bot} (cards in all Foyers, median "
+                             f"[10th–90th percentile]): " + "; ".join(
+                                 f"{r.players}p L{r.level} {r.median:.0f} [{r.p10:.0f}–"
+                                 f"{r.p90:.0f}]" for r in d.itertuples()) + ".")
+    ls = tables["losses"]
+    if len(ls):
+        lc = ls[(ls["measure"] == "loss_cause") & ls["bot"].isin(SKILL)]
+        for bot in [b for b in _bots(lc)]:
+            d = lc[lc["bot"] == bot]
+            parts = []
+            for (n, lvl), g in d.groupby(["players", "level"]):
+                g = g[g["share"] == g["share"]]
+                if len(g) == 0:
+                    continue
+                top = g.loc[g["share"].idxmax()]
+                parts.append(f"{n}p L{lvl} {top.category} {_pc(top.share)}")
+            if parts:
+                found.append(f"Main cause of loss with {bot} (share of lost games): "
+                             + "; ".join(parts) + ".")
+        oc = ls[(ls["measure"] == "outcome") & (ls["category"] == "truncated")]
+        if len(oc) and (oc["count"] > 0).any():
+            flags.append(f"{int(oc['count'].sum())} coop games hit round_cap (truncated).")
+    es = tables["each_seats"]
+    if len(es):
+        for bot in _bots(es):
+            d = es[es["bot"] == bot]
+            parts = []
+            for n, g in d.groupby("players"):
+                g = g.sort_values("seat")
+                parts.append(f"{n}p " + " / ".join(
+                    f"{_pc(r.eliminated)}" for r in g.itertuples()))
+            found.append(f"Each for themselves, {bot}: elimination rate by seat "
+                         f"(seat 0 first) " + "; ".join(parts) + ".")
+        sig = es[es["p_holm"] < ALPHA]
+        if len(sig):
+            top = sig.loc[sig["edge"].abs().idxmax()]
+            found.append(f"Seat advantage (each for themselves): {len(sig)} of {len(es)} "
+                         f"seats differ from parity after Holm correction; the largest is "
+                         f"seat {top.seat} at {top.players} players with {top.bot}: "
+                         f"{_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} of win share "
+                         f"(share {_pc(top.win_share)} vs mean {_pc(top.parity)}).")
+            flags.append(f"Each for themselves is not seat-fair: {len(sig)} seat(s) off "
+                         f"parity (Holm p < 0.05), largest {_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} "
+                         f"(seat {top.seat}, {top.players}p, {top.bot}).")
+        else:
+            found.append("Each for themselves: no seat differs from parity after Holm "
+                         "correction.")
+    va = tables["variants"]
+    if len(va):
+        noop = va[va["value"].str.contains("no-op")]
+        if len(noop) and (noop["diff"].abs() > 0).any():
+            flags.append("standard_tie changed coop results although coop selection is "
+                         "always reinforced (P3.2): check the engine.")
+        elif len(noop):
+            found.append(f"standard_tie = discard_all changes nothing in coop (all "
+                         f"{len(noop)} paired differences exactly 0), as P3.2 says.")
+        tm = va[(va["variant"] == "reinforced_scope") & (va["metric"] == "team win rate")]
+        if len(tm):
+            found.append("reinforced_scope = team (reinforced control over all Foyers "
+                         "together) raises the team win rate by: " + "; ".join(
+                             f"{r.bot} L{int(r.level)} {r.players}p "
+                             f"{_pp(r.diff, r.diff_ci_low, r.diff_ci_high)}"
+                             for r in tm.itertuples()) + ".")
+        sti = va[(va["variant"] == "standard_tie") & (va["mode"] == "each")
+                 & (va["metric"] == "no-winner share")]
+        if len(sti):
+            found.append("standard_tie = discard_all in each for themselves changes the "
+                         "no-winner share (everyone eliminated) by: " + "; ".join(
+                             f"{r.bot} {r.players}p {_pp(r.diff, r.diff_ci_low, r.diff_ci_high)}"
+                             for r in sti.itertuples()) + ".")
+        big = va[(va["p_holm"] < ALPHA) & (va["mode"] == "each")]
+        if len(big):
+            found.append(f"{len(big)} of {int((va['mode'] == 'each').sum())} each-for-"
+                         f"themselves effects of standard_tie are significant after Holm "
+                         f"correction.")
+    return found, flags
+
+
+# ------------------------------------------------------------------ robustness (item 8)
+def key_figures(tables: dict) -> pd.DataFrame:
+    """Level steps, seat edges and variant effects by policy (the skill axis)."""
+    rows = []
+    st = tables["level_steps"]
+    for r in st[st["bot"].isin(SKILL)].itertuples():
+        rows.append({"figure": f"coop win rate, level {r.step}, {r.players}p", "bot": r.bot,
+                     "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
+    es = tables["each_seats"]
+    if len(es):
+        for r in es[es["bot"].isin(SKILL)].itertuples():
+            rows.append({"figure": f"each: seat {r.seat} win-share edge, {r.players}p",
+                         "bot": r.bot, "mean": r.edge, "ci_low": r.edge_ci_low,
+                         "ci_high": r.edge_ci_high})
+    va = tables["variants"]
+    if len(va):
+        sel = va[va["bot"].isin(SKILL) & ~va["value"].str.contains("no-op")
+                 & va["metric"].isin(["team win rate", "no-winner share"])]
+        for r in sel.itertuples():
+            rows.append({"figure": f"{r.variant}={r.value} effect on {r.metric}, {r.mode}, "
+                                   f"{r.players}p", "bot": r.bot, "mean": r.diff,
+                         "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
+    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])

@@ -31,7 +31,7 @@ def _add_game_args(p: argparse.ArgumentParser):
                    help="import a module that registers extra policies (repeatable)")
 
 
-GAMES = ("demos", "protocole")
+GAMES = ("demos", "protocole", "assemblee")
 
 
 def _check_game(game):
@@ -44,6 +44,15 @@ def _config(args):
     from demos_sim.demos.rules import MODE_PLAYERS, DemosConfig, parse_set
 
     _check_game(args.game)
+    if args.game == "assemblee":   # Part A
+        from demos_sim.assemblee.rules import AssembleeConfig, parse_set as a_parse_set
+
+        for opt, val in (("--rules", args.rules), ("--seating", args.seating),
+                         ("--mode", args.mode), ("--level", args.level)):
+            if val is not None:
+                raise ConfigError(f"{opt} does not apply to L'Assemblée")
+        return AssembleeConfig(players=6 if args.players is None else args.players,
+                               variants=a_parse_set(args.set))
     if args.game == "protocole":
         from demos_sim.protocole.rules import ProtocoleConfig
 
@@ -64,6 +73,9 @@ def _config(args):
 
 
 def _registry(game):
+    if game == "assemblee":
+        from demos_sim.assemblee import policies
+        return policies
     if game == "protocole":
         from demos_sim.protocole import policies
     else:
@@ -71,14 +83,21 @@ def _registry(game):
     return policies
 
 
-def _specs(args, config):
+def _load_plugin(game, plugin):
+    """L'Assemblée also takes persona files (``FILE.toml``) as plugins."""
+    if game == "assemblee":
+        from demos_sim.assemblee.policies import load_extension
+        return load_extension(plugin)
     from demos_sim.registry import load_plugin
+    return load_plugin(plugin)
 
+
+def _specs(args, config):
     for plugin in args.plugin:
-        load_plugin(plugin)
+        _load_plugin(args.game, plugin)
     spec = args.policies
     if spec is None:
-        spec = {"demos": "greedy", "protocole": "cautious"}[args.game]
+        spec = {"demos": "greedy", "protocole": "cautious", "assemblee": "civic"}[args.game]
         if args.game == "protocole" and config.mode == "coop":
             spec = "convention"
     specs = [s for s in spec.split(",")]
@@ -124,6 +143,14 @@ def _print_protocole(s, config, specs, args):
 def cmd_simulate(args) -> int:
     config = _config(args)
     specs = _specs(args, config)
+    if args.game == "assemblee":
+        from demos_sim.assemblee.sim import print_summary, simulate
+        s = simulate(config, specs, args.games, args.seed, workers=args.workers).summary()
+        if args.json:
+            print(json.dumps(s))
+        else:
+            print_summary(s, args.workers)
+        return 0
     if args.game == "protocole":
         from demos_sim.protocole.sim import simulate
     else:
@@ -153,7 +180,9 @@ def cmd_simulate(args) -> int:
 
 def cmd_record(args) -> int:
     config = _config(args)
-    if args.game == "protocole":
+    if args.game == "assemblee":
+        from demos_sim.assemblee.record import write_records
+    elif args.game == "protocole":
         from demos_sim.protocole.record import write_records
     else:
         from demos_sim.demos.record import write_records
@@ -164,12 +193,10 @@ def cmd_record(args) -> int:
 
 
 def cmd_policies(args) -> int:
-    from demos_sim.registry import load_plugin
-
     _check_game(args.game)
     registry = _registry(args.game)
     for plugin in args.plugin:
-        load_plugin(plugin)
+        _load_plugin(args.game, plugin)
     for name in registry.available():
         p = registry.get(name)
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""

@@ -232,3 +232,31 @@ def simulate(config: AssembleeConfig, specs: list[str], games: int, seed: int,
     args = (config.to_array(), list(specs), seed, config.players, tuple(loaded_extensions()))
     agg, wall = run_chunks(run_chunk, args, games, workers)
     return SimResult(config, list(specs), seed, agg, wall, workers)
+
+
+def print_summary(s: dict, workers: int) -> None:
+    """The text form of ``demos-sim simulate --game assemblee``."""
+    v = s["variants"]
+    print(f"L'Assemblée, {s['players']} players, {v['rounds']} rounds, collapse threshold "
+          f"{s['collapse_threshold_in_force']}, policies {','.join(s['policies'])}, "
+          f"seed {s['seed']}")
+    lo, hi = s["collapse_ci95"]
+    print(f"{s['games']} games, {s['mean_rounds']:.2f} rounds/game, collapse rate "
+          f"{s['collapse_rate']:.4f} [{lo:.4f}, {hi:.4f}]")
+    print("  seat  policy        win share   95% CI              exiled  assassinated  "
+          "mean score")
+    for p in s["seats"]:
+        lo, hi = p["ci95"]
+        print(f"{p['seat']:>6}  {p['policy']:<12}  {p['share']:.4f}     [{lo:.4f}, {hi:.4f}]    "
+              f"{p['exiled_rate']:.4f}  {p['assassinated_rate']:.4f}        {p['mean_score']:.2f}")
+    print("  policy        seats  win share   95% CI              per seat")
+    for b in s["by_policy"]:
+        lo, hi = b["ci95"]
+        print(f"  {b['policy']:<12}  {len(b['seats']):>5}  {b['share']:.4f}     "
+              f"[{lo:.4f}, {hi:.4f}]    {b['share_per_seat']:.4f}")
+    print(f"no winner {s['no_winner_share']:.4f}   truncated {s['truncated_share']:.4f}   "
+          f"ended by min_players {s['early_end_share']:.4f}   ostracism proposals/game "
+          f"{s['ostracism_proposals_per_game']:.3f}, passed/game "
+          f"{s['ostracism_passes_per_game']:.3f}")
+    print(f"throughput: {s['games_per_s']:,.0f} games/s, {s['rounds_per_s']:,.0f} rounds/s "
+          f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")

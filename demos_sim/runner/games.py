@@ -121,7 +121,8 @@ class GameAdapter:
 # name -> "module:class"; imported on first use, so each game's adapter lives beside its
 # engine and a new game registers with one line here.
 _ADAPTERS = {"demos": "demos_sim.demos.adapter:DemosAdapter",
-             "protocole": "demos_sim.protocole.adapter:ProtocoleAdapter"}
+             "protocole": "demos_sim.protocole.adapter:ProtocoleAdapter",
+             "assemblee": "demos_sim.assemblee.adapter:AssembleeAdapter"}
 _LOADED: dict[str, GameAdapter] = {}
 
 

@@ -227,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_tournament_parser(sub)   # demos-sim tournament --policies A,B (issue #5)
     from demos_sim.analysis.cli import add_analyse_parser
     add_analyse_parser(sub)      # demos-sim analyse [NAME ...] (issue #6)
+    from demos_sim.analysis.tuner import add_tune_parser
+    add_tune_parser(sub)         # demos-sim tune TUNE.toml (issue #6, item 6)
     return ap
 
 

@@ -1,0 +1,376 @@
+"""Point-value tuning (issue #6 item 6): one worked example of ``demos-sim tune``.
+
+The analysis drives the tuner (:mod:`demos_sim.analysis.tuner`) on
+``experiments/analyses/tuning_example.toml`` with the first rung's bot (``greedy``): the
+one-suit run base (``run_base.0``), ``carre_points`` and ``favourite_suit_bonus`` of
+4-player full games, toward seat parity and a Carré share of round wins of 2.5%. Then the
+best setting, the runner-up and the default are played again by the next rung's bot
+(``heuristic``) on the racing deals, so that the robustness analysis can see whether the
+improvement over the default survives a stronger bot.
+
+Tables: ``search`` (how the space was searched), ``params`` (ranges, default, best),
+``targets``, ``trials`` (every trial: parameters, target values and losses, objective with
+its interval, Pareto flag), ``pareto`` (the distinct points on the Pareto front of the
+target losses), ``racing`` (every racing round), ``best`` (best, runner-up, default: every
+target and the objective with intervals, paired differences best − other), ``importance``
+(PED-ANOVA and main-effect shares) and ``rungs`` (the best/runner-up/default at every rung).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+TITLE = "Point-value tuning: a worked example"
+METHOD = (
+    "demos-sim tune searches integer rule parameters for targets. Here: run_base's one-suit "
+    "entry (4–20), carre_points (10–50, step 2) and favourite_suit_bonus (0–12, step 2) in "
+    "4-player full greedy games; objective = seat parity (max − min seat win share) + "
+    "|Carré share of round wins − 0.025|, equal weights. optuna's seeded TPE sampler proposes "
+    "the trials; every trial plays the same deals (common random numbers), so trials differ "
+    "by their rules only. The best 8 distinct points and the default are raced by successive "
+    "halving on fresh deals (games doubling, half dropped each round, two finalists). "
+    "Intervals are 95% percentile intervals of a bootstrap over batches of games; the "
+    "differences best − runner-up and best − default resample the same batches (paired). "
+    "Seat parity as max − min of noisy shares is biased upward at small sizes (by about "
+    "the spread of the seat estimates); the bias is common to all points on the same deals. "
+    "Importance: optuna's PED-ANOVA for the objective, and the main-effect share of the "
+    "variance of the distinct evaluated points for the objective and each target (shares "
+    "from TPE samples are indicative: the samples are not uniform). The best, runner-up and "
+    "default are replayed by the heuristic bot on the final racing deals (rungs table).")
+EXPERIMENTS: list[str] = []
+TUNE_FILE = "tuning_example"
+RUNGS = {"greedy": 1.0, "heuristic": 0.5}
+SHOW = ["best", "pareto", "importance", "rungs", "search"]
+
+
+class _Provenance:
+    def __init__(self, items: list[dict]):
+        self.items = items
+
+    def provenance(self) -> list[dict]:
+        return self.items
+
+
+def _tune_path() -> Path:
+    from demos_sim.analysis.suite import experiment_path
+
+    return experiment_path(TUNE_FILE)
+
+
+def _rung_rows(spec, summary, bot, games, workers, chunk0) -> list[dict]:
+    """The best, runner-up and default played by ``bot`` on the racing deals."""
+    from demos_sim.analysis.tuner import Evaluator, _ci, _score, _weights
+
+    roles = [(r, summary[r]["values"]) for r in ("best", "runner_up", "default")
+             if summary[r] is not None]
+    ev = Evaluator(spec, workers)
+    try:
+        meas = ev.measure([v for _, v in roles], games, chunk0)
+    finally:
+        ev.close()
+    W = _weights(spec, len(meas[0]["_n"]), 99)
+    sc = {r: _score(spec, v, m, W) for (r, v), m in zip(roles, meas)}
+    rows = []
+    names = [t.name for t in spec.targets] + ["objective"]
+    for role, v in roles:
+        s, b = sc[role], sc["best"]
+        for i, m in enumerate(names):
+            if m == "objective":
+                x, bx, val, bval = s.boot_objective, b.boot_objective, s.objective, b.objective
+            else:
+                x, bx, val, bval = s.boot_values[:, i], b.boot_values[:, i], s.values[i], \
+                    b.values[i]
+            lo, hi = _ci(x)
+            row = {"bot": bot, "role": role, "setting": json.dumps(v), "measure": m,
+                   "value": float(val), "ci_low": lo, "ci_high": hi, "games": s.games}
+            if role == "best":
+                row.update(diff=np.nan, diff_ci_low=np.nan, diff_ci_high=np.nan)
+            else:
+                dlo, dhi = _ci(bx - x)
+                row.update(diff=float(bval - val), diff_ci_low=dlo, diff_ci_high=dhi)
+            rows.append(row)
+    return rows
+
+
+def build(out: Path, workers: int = 1, games: int | None = None, quiet: bool = False):
+    """Run the worked example (``games``: games per trial; the race ends at 8×)."""
+    from demos_sim.analysis.tuner import load_tune, tune
+
+    out = Path(out)
+    bots = list(RUNGS)
+    spec = load_tune(_tune_path(), bot=bots[0])
+    if games is not None:
+        spec = spec.with_budget(games=games, final_games=8 * games)
+    folder = out / "runs" / f"{spec.name}"
+    s = tune(spec, out=folder, workers=workers, quiet=True)
+    if not quiet:
+        print(f"  tuned {spec.name}: {s['search']['description']}, "
+              f"{s['games_played']:,} games ({s['wall_s']:.1f} s)", flush=True)
+    rung_rows = []
+    chunk0 = s["racing"]["first_chunk"]
+    b0 = pd.read_csv(folder / "best.csv")       # the first rung: the race's final round
+    for _, r in b0.iterrows():
+        rung_rows.append({"bot": bots[0], "role": r["role"],
+                          "setting": json.dumps({n: s[r["role"]]["values"][n]
+                                                 for n in s["params"]}),
+                          **{k: r[k] for k in ("measure", "value", "ci_low", "ci_high", "games",
+                                               "diff", "diff_ci_low", "diff_ci_high")}})
+    for bot in bots[1:]:
+        n = max(1, round(spec.final_games * RUNGS[bot]))
+        spec_b = load_tune(_tune_path(), bot=bot).with_budget(
+            games=spec.games, final_games=spec.final_games)
+        rung_rows += _rung_rows(spec_b, s, bot, n, workers, chunk0)
+    tables = _tables(folder, s, pd.DataFrame(rung_rows), spec)
+    prov = [{"experiment": TUNE_FILE, "bot": bots[0], "name": s["name"], "seed": s["seed"],
+             "games_per_point": spec.games, "points": s["search"]["distinct_points"],
+             "version": s["version"], "git_revision": s["git_revision"],
+             "wall_s": s["wall_s"]}]
+    return tables, _Provenance(prov)
+
+
+def _tables(folder: Path, s: dict, rungs: pd.DataFrame, spec) -> dict[str, pd.DataFrame]:
+    trials = pd.read_csv(folder / "trials.csv")
+    racing = pd.read_csv(folder / "racing.csv")
+    best = pd.read_csv(folder / "best.csv")
+    imp = pd.read_csv(folder / "importance.csv")
+    names = list(s["params"])
+    search = pd.DataFrame([{
+        "method": s["search"]["method"], "description": s["search"]["description"],
+        "space_size": s["search"]["space_size"], "trials": s["search"]["trials"],
+        "distinct_points": s["search"]["distinct_points"],
+        "games_per_trial": s["search"]["games_per_trial"],
+        "racing_games": ",".join(map(str, s["racing"]["schedule_games"])),
+        "final_games": s["racing"]["final_games"], "candidates": s["racing"]["candidates"],
+        "bot": next(iter(RUNGS)), "seed": s["seed"], "bootstrap": s["bootstrap"],
+        "games_played": s["games_played"], "objective": " + ".join(
+            f"{t['weight']:g}×loss({t['name']})" for t in s["targets"])}])
+    params = pd.DataFrame([{"parameter": n, "low": p.get("low"), "high": p.get("high"),
+                            "step": p.get("step"), "default": p["default"],
+                            "best": s["best"]["values"][n]} for n, p in s["params"].items()])
+    targets = pd.DataFrame(s["targets"])
+    pareto = trials[trials["first"] & trials["pareto"]].drop(columns=["first", "pareto"])
+    pareto = pareto.sort_values("objective").reset_index(drop=True)
+    del names
+    return {"search": search, "params": params, "targets": targets, "trials": trials,
+            "pareto": pareto, "racing": racing, "best": best, "importance": imp,
+            "rungs": rungs}
+
+
+# --------------------------------------------------------------------------- plots
+
+
+def _figure(w=6.0, h=4.2):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(w, h), dpi=110, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _params(tables) -> list[str]:
+    return list(tables["params"]["parameter"])
+
+
+def _setting(row, params) -> str:
+    return ", ".join(f"{p}={row[p]}" for p in params)
+
+
+def plots(tables: dict, folder: Path) -> list[str]:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    params = _params(tables)
+    tn = list(tables["targets"]["name"])
+    goals = dict(zip(tables["targets"]["name"], tables["targets"]["goal"]))
+    trials = tables["trials"]
+    pts = trials[trials["first"]]
+    best = tables["best"]
+    out = []
+
+    # 1. trade-off: target 1 vs target 2 of the evaluated points, Pareto front marked
+    fig = _figure()
+    ax = fig.add_subplot()
+    if len(tn) >= 2:
+        x, y = f"{tn[1]}_value", f"{tn[0]}_value"
+        ax.scatter(pts[x], pts[y], s=14, c=pts["objective"], cmap="viridis_r", alpha=0.8,
+                   label="evaluated points (colour: objective)")
+        fr = pts[pts["pareto"]].sort_values(x)
+        ax.plot(fr[x], fr[y], "o-", color="crimson", mfc="none", ms=8, lw=1,
+                label="Pareto front (target losses)")
+        for role, mk, col in (("default", "s", "black"), ("best", "*", "orange")):
+            b = best[best["role"] == role]
+            if len(b):
+                bx = b[b["measure"] == tn[1]].iloc[0]
+                by = b[b["measure"] == tn[0]].iloc[0]
+                ax.errorbar(bx["value"], by["value"],
+                            xerr=[[bx["value"] - bx["ci_low"]], [bx["ci_high"] - bx["value"]]],
+                            yerr=[[by["value"] - by["ci_low"]], [by["ci_high"] - by["value"]]],
+                            fmt=mk, color=col, ms=11 if mk == "*" else 7, capsize=3,
+                            label=f"{role} (racing, 95% CI)")
+        if goals.get(tn[1]) == goals.get(tn[1]) and goals.get(tn[1]) is not None:
+            ax.axvline(goals[tn[1]], color="grey", ls=":", lw=1, label=f"goal {tn[1]}")
+        ax.set_xlabel(tn[1])
+        ax.set_ylabel(tn[0])
+    else:
+        ax.plot(trials["trial"], trials["objective"], ".", label="trial")
+        ax.set_xlabel("trial")
+        ax.set_ylabel("objective")
+    ax.set_title("Trade-off between the targets (search stage)")
+    ax.legend(fontsize=7)
+    fig.savefig(folder / "tuning_tradeoff.png")
+    out.append("tuning_tradeoff.png")
+
+    # 2. importance
+    imp = tables["importance"]
+    fig = _figure()
+    ax = fig.add_subplot()
+    groups = [("ped_anova", "objective")] + [("main_effect", m) for m in ["objective"] + tn]
+    w = 0.8 / len(groups)
+    for i, (meth, meas) in enumerate(groups):
+        g = imp[(imp["method"] == meth) & (imp["measure"] == meas)].set_index("parameter")
+        vals = [float(g["importance"].get(p, np.nan)) for p in params]
+        ax.barh(np.arange(len(params)) + i * w, vals, height=w,
+                label=f"{meas} ({'PED-ANOVA' if meth == 'ped_anova' else 'main effect'})")
+    ax.set_yticks(np.arange(len(params)) + 0.4 - w / 2, params)
+    ax.set_xlabel("importance (share)")
+    ax.set_xlim(0, 1)
+    ax.set_title("Which parameters matter")
+    ax.legend(fontsize=7)
+    fig.savefig(folder / "tuning_importance.png")
+    out.append("tuning_importance.png")
+
+    # 3. main effects: mean objective by parameter value
+    fig = _figure(4.0 * len(params), 3.4)
+    for i, p in enumerate(params):
+        ax = fig.add_subplot(1, len(params), i + 1)
+        g = pts.groupby(p)["objective"]
+        m, sd, n = g.mean(), g.std(), g.count()
+        half = 1.96 * sd / np.sqrt(n)
+        ax.errorbar(m.index, m.values, yerr=half.fillna(0).values, fmt="o-", capsize=2, ms=3)
+        ax.set_xlabel(p)
+        if i == 0:
+            ax.set_ylabel("mean objective of evaluated points (±1.96 se)")
+    fig.suptitle("Main effects (search stage)")
+    fig.savefig(folder / "tuning_main_effects.png")
+    out.append("tuning_main_effects.png")
+
+    # 4. racing: objective with CI by round
+    rc = tables["racing"]
+    fig = _figure()
+    ax = fig.add_subplot()
+    rc = rc.assign(setting=[_setting(r, params) + (" (default)" if r["is_default"] else "")
+                            for _, r in rc.iterrows()])
+    labels = list(dict.fromkeys(rc.sort_values(["round", "objective"])["setting"]))
+    for r, g in rc.groupby("round"):
+        ypos = [labels.index(s) + 0.12 * r for s in g["setting"]]
+        ax.errorbar(g["objective"], ypos,
+                    xerr=[g["objective"] - g["objective_ci_low"],
+                          g["objective_ci_high"] - g["objective"]],
+                    fmt="o", capsize=2, ms=4, label=f"round {r}: {int(g['games'].iloc[0]):,} games")
+    ax.set_yticks(range(len(labels)), labels, fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("objective (95% CI), fresh deals")
+    ax.set_title("Racing (successive halving)")
+    ax.legend(fontsize=7)
+    fig.savefig(folder / "tuning_racing.png")
+    out.append("tuning_racing.png")
+    return out
+
+
+# --------------------------------------------------------------------------- findings
+
+
+def _iv(lo, hi, f="{:.4f}") -> str:
+    return f"[{f.format(lo)}, {f.format(hi)}]"
+
+
+def findings(tables: dict) -> tuple[list[str], list[str]]:
+    params = _params(tables)
+    tn = list(tables["targets"]["name"])
+    se = tables["search"].iloc[0]
+    best = tables["best"]
+    found, flags = [], []
+    found.append(f"Search: {se['description']} ({se['distinct_points']} distinct points), "
+                 f"{int(se['games_per_trial']):,} games per trial on the same deals; racing on "
+                 f"fresh deals with {se['racing_games']} games; objective {se['objective']}.")
+
+    def role_text(role):
+        b = best[best["role"] == role]
+        if not len(b):
+            return None, None
+        r0 = b.iloc[0]
+        figs = "; ".join(f"{m['measure']} {m['value']:.4f} {_iv(m['ci_low'], m['ci_high'])}"
+                         for _, m in b.iterrows())
+        return _setting(r0, params), figs
+
+    bs, bf = role_text("best")
+    found.append(f"Best setting ({int(best[best['role'] == 'best']['games'].iloc[0]):,} games): "
+                 f"{bs}: {bf}.")
+    for role in ("default", "runner_up"):
+        s, f = role_text(role)
+        if s is None:
+            continue
+        b = best[(best["role"] == role)]
+        o = b[b["measure"] == "objective"].iloc[0]
+        parts = [f"{m['measure']} {m['diff']:+.4f} {_iv(m['diff_ci_low'], m['diff_ci_high'], '{:+.4f}')}"
+                 for _, m in b[b["measure"] != "objective"].iterrows()]
+        found.append(f"Best − {role.replace('_', '-')} ({s}): objective {o['diff']:+.4f} "
+                     f"{_iv(o['diff_ci_low'], o['diff_ci_high'], '{:+.4f}')} (best lower in "
+                     f"{o['p_best_better']:.0%} of paired resamples); " + "; ".join(parts) + ".")
+        if role == "runner_up" and not o["diff_ci_high"] < 0:
+            flags.append(f"The best and the runner-up ({s}) are not separated: the paired "
+                         f"interval of the objective difference "
+                         f"{_iv(o['diff_ci_low'], o['diff_ci_high'], '{:+.4f}')} contains 0 — "
+                         "either is as good at this sample size.")
+        if role == "default" and not o["diff_ci_high"] < 0:
+            flags.append("The best setting does not beat the default at 95% "
+                         f"({_iv(o['diff_ci_low'], o['diff_ci_high'], '{:+.4f}')}).")
+    imp = tables["importance"]
+    me = imp[(imp["method"] == "main_effect")]
+    for meas in ["objective"] + tn:
+        g = me[me["measure"] == meas].sort_values("importance", ascending=False)
+        if len(g) and g["importance"].notna().any():
+            top = g.iloc[0]
+            rest = ", ".join(f"{r.parameter} {r.importance:.2f}" for r in g.iloc[1:].itertuples())
+            found.append(f"Most important for {meas}: {top['parameter']} (main-effect share "
+                         f"{top['importance']:.2f} of the variance over the evaluated points; "
+                         f"{rest}).")
+    ped = imp[(imp["method"] == "ped_anova")].sort_values("importance", ascending=False)
+    if ped["importance"].notna().any():
+        found.append("PED-ANOVA importance for the objective: " + ", ".join(
+            f"{r.parameter} {r.importance:.2f}" for r in ped.itertuples()) + ".")
+    pr = tables["params"]
+    for r in pr.itertuples():
+        if r.low == r.low and r.low is not None and r.best in (r.low, r.high) and r.low != r.high:
+            flags.append(f"The best {r.parameter} ({r.best}) is at the edge of its range "
+                         f"[{int(r.low)}, {int(r.high)}]: widen the range to check beyond it.")
+    ru = tables["rungs"]
+    for bot, g in ru.groupby("bot", sort=False):
+        o = g[(g["role"] == "default") & (g["measure"] == "objective")]
+        if len(o):
+            o = o.iloc[0]
+            found.append(f"With {bot} bots ({int(o['games']):,} games on the racing deals): "
+                         f"best − default objective {o['diff']:+.4f} "
+                         f"{_iv(o['diff_ci_low'], o['diff_ci_high'], '{:+.4f}')}.")
+    signs = {}
+    for bot, g in ru[(ru["role"] == "default") & (ru["measure"] == "objective")].groupby("bot"):
+        r = g.iloc[0]
+        signs[bot] = 1 if r["diff_ci_low"] > 0 else -1 if r["diff_ci_high"] < 0 else 0
+    if 1 in signs.values() and -1 in signs.values():
+        flags.append("The improvement over the default flips sign between bots: "
+                     + ", ".join(f"{b} {s:+d}" for b, s in signs.items()) + ".")
+    return found, flags
+
+
+def key_figures(tables: dict) -> pd.DataFrame:
+    """Best − default (objective and every target) at every rung."""
+    ru = tables["rungs"]
+    rows = []
+    for r in ru[ru["role"] == "default"].itertuples():
+        rows.append({"figure": f"tuning: best − default {r.measure}", "bot": r.bot,
+                     "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
+    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])

@@ -1,0 +1,196 @@
+"""The tuner (demos_sim.analysis.tuner): planted optimum, determinism, bad input, a real run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from demos_sim import ConfigError
+from demos_sim.analysis.tuner import load_tune, main_effects, pareto_mask, tune
+from demos_sim.cli import main
+
+HEAD = """
+name = "synthetic"
+game = "demos"
+players = 4
+policies = ["greedy"]
+seed = {seed}
+games = {games}
+"""
+
+SYNTH = HEAD + """
+[tune]
+trials = {trials}
+final_games = 16384
+top = 6
+sampler = "{sampler}"
+
+[tune.params]
+carre_points = {{ low = 0, high = 12 }}
+"run_base.0" = {{ low = 0, high = 6 }}
+
+[tune.targets.nowin]
+metric = "no_winner"
+direction = "min"
+"""
+
+OPT = (7, 3)
+
+
+def planted(values, seed, chunk, count):
+    """Per-game 0/1 with P(1) = 0.15 + 0.04 |x - 7| + 0.04 |y - 3|: half the games share a
+    common uniform across candidates (common random numbers), half draw their own."""
+    x, y = values["carre_points"], values["run_base.0"]
+    p = min(1.0, 0.15 + 0.04 * abs(x - OPT[0]) + 0.04 * abs(y - OPT[1]))
+    rng = np.random.default_rng([seed, chunk])
+    u, mix = rng.random(count), rng.random(count) < 0.5
+    own = np.random.default_rng([seed, chunk, x, y, 1]).random(count)
+    return {"no_winner": (np.where(mix, u, own) < p).astype(np.int64)[:, None]}
+
+
+def _file(tmp_path, text, name="t.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _synth(tmp_path, sampler="auto", trials=100, seed=5, games=2048, out="out"):
+    spec = load_tune(_file(tmp_path, SYNTH.format(seed=seed, games=games, trials=trials,
+                                                  sampler=sampler)))
+    return tune(spec, out=tmp_path / out, play_hook=planted), tmp_path / out
+
+
+def test_exhaustive_finds_planted_optimum(tmp_path):
+    s, out = _synth(tmp_path, trials=100)                    # 13 x 7 = 91 points <= 100
+    assert s["search"]["method"] == "exhaustive" and s["search"]["trials"] == 91
+    assert "exhaustive" in s["search"]["description"]
+    assert (s["best"]["values"]["carre_points"], s["best"]["values"]["run_base.0"]) == OPT
+    # runner-up is one step away: true gap 0.04, paired sd of the gap at 16,384 games is
+    # about 0.004, so the interval lies below 0 (10 sigma)
+    d = s["best_minus_runner_up"]
+    assert d["ci95"][1] < 0 and d["objective_diff"] == pytest.approx(-0.04, abs=0.015)
+    # best estimate within 4.5 sigma (sd sqrt(.15 .85 / 16384) = 0.0028) of the planted 0.15
+    assert s["best"]["nowin"]["value"] == pytest.approx(0.15, abs=0.0125)
+    lo, hi = s["best"]["objective"]["ci95"]
+    assert lo <= s["best"]["objective"]["value"] <= hi
+    trials = pd.read_csv(out / "trials.csv")
+    assert len(trials) == 91 and trials[["carre_points", "run_base.0"]].drop_duplicates().shape[0] == 91
+    # both parameters matter equally (same slope): main-effect shares close to each other
+    imp = pd.read_csv(out / "importance.csv")
+    me = imp[(imp.method == "main_effect") & (imp.measure == "objective")].set_index("parameter")
+    assert me.loc["carre_points", "importance"] > me.loc["run_base.0", "importance"] > 0.1
+    # the default (carre_points=30, run_base.0=12) lies outside the space, and loses clearly
+    assert not s["search"]["default_in_space"]
+    assert s["best_minus_default"]["ci95"][1] < 0
+
+
+def test_tpe_finds_planted_optimum(tmp_path):
+    s, out = _synth(tmp_path, sampler="tpe", trials=48)
+    assert s["search"]["method"] == "tpe"
+    assert (s["best"]["values"]["carre_points"], s["best"]["values"]["run_base.0"]) == OPT
+    racing = pd.read_csv(out / "racing.csv")
+    assert racing["games"].max() == 16384 and racing["round"].nunique() == 3
+    best = pd.read_csv(out / "best.csv")
+    assert set(best["role"]) == {"best", "runner_up", "default"}
+    ok = best.dropna(subset=["ci_low"])
+    assert ((ok.ci_low <= ok.value + 1e-12) & (ok.value <= ok.ci_high + 1e-12)).all()
+
+
+def test_deterministic_for_a_seed(tmp_path):
+    a, out_a = _synth(tmp_path, sampler="tpe", trials=16, games=512, out="a")
+    b, out_b = _synth(tmp_path, sampler="tpe", trials=16, games=512, out="b")
+    for f in ("trials.csv", "racing.csv", "best.csv", "importance.csv"):
+        assert (out_a / f).read_text() == (out_b / f).read_text(), f
+    c, out_c = _synth(tmp_path, sampler="tpe", trials=16, games=512, seed=6, out="c")
+    assert (out_a / "trials.csv").read_text() != (out_c / "trials.csv").read_text()
+
+
+def test_pareto_and_main_effects_by_hand():
+    losses = np.array([[1, 5], [2, 2], [3, 3], [5, 1], [2, 2]], float)
+    assert pareto_mask(losses).tolist() == [True, True, False, True, True]
+    # additive grid y = a + 2b on a in {0,1}, b in {0,1,2}: var(a) share = .25/(.25+8/3)
+    pts = pd.DataFrame([{"a": a, "b": b, "y": a + 2 * b} for a in (0, 1) for b in (0, 1, 2)])
+    me = main_effects(pts, ["a", "b"], ["y"]).set_index("parameter")["importance"]
+    va, vb = 0.25, 4 * 2 / 3
+    assert me["a"] == pytest.approx(va / (va + vb)) and me["b"] == pytest.approx(vb / (va + vb))
+
+
+BAD = {
+    "unknown parameter": ('[tune.params]\nfoo_points = { low = 1, high = 3 }\n'
+                          '[tune.targets.p]\nmetric = "seat_parity"\n', "unknown parameter"),
+    "empty range": ('[tune.params]\ncarre_points = { low = 30, high = 20 }\n'
+                    '[tune.targets.p]\nmetric = "seat_parity"\n', "empty range"),
+    "empty values": ('[tune.params]\ncarre_points = { values = [] }\n'
+                     '[tune.targets.p]\nmetric = "seat_parity"\n', "empty range"),
+    "unknown metric": ('[tune.params]\ncarre_points = { low = 20, high = 30 }\n'
+                       '[tune.targets.p]\nmetric = "fun"\n', "unknown target metric"),
+    "missing side": ('[tune.params]\ncarre_points = { low = 20, high = 30 }\n'
+                     '[tune.targets.p]\nmetric = "combo_share"\ngoal = 0.1\n', "give side"),
+    "bad entry": ('[tune.params]\n"run_base.3" = { low = 1, high = 3 }\n'
+                  '[tune.targets.p]\nmetric = "seat_parity"\n', "entries 0–2"),
+    "bad value": ('[tune.params]\nmax_rounds = { low = 0, high = 3 }\n'
+                  '[tune.targets.p]\nmetric = "seat_parity"\n', "value 0"),
+    "no targets": ('[tune.params]\ncarre_points = { low = 20, high = 30 }\n', "tune.targets"),
+    "grid": ('[grid]\ncarre_points = [20, 30]\n[tune.params]\nrun_base.0 = { low = 1, high = 3 }\n'
+             '[tune.targets.p]\nmetric = "seat_parity"\n', "grid"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_one_line_exit_2(tmp_path, capsys, case):
+    body, needle = BAD[case]
+    path = _file(tmp_path, HEAD.format(seed=1, games=64) + "[tune]\ntrials = 4\n" + body)
+    out = tmp_path / "out"
+    assert main(["tune", str(path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("demos-sim: error: ") and "\n" not in err and needle in err, err
+    assert not out.exists()
+    with pytest.raises(ConfigError):
+        load_tune(path)
+
+
+REAL = """
+[tune]
+trials = 6
+final_games = 1024
+top = 3
+
+[tune.params]
+carre_points = { values = [20, 30] }
+team_vetoes = { low = 1, high = 3 }      # team modes only: cannot matter in individual games
+
+[tune.targets.parity]
+metric = "seat_parity"
+[tune.targets.rounds]
+metric = "rounds"
+goal = 12
+weight = 0.01
+"""
+
+
+def test_real_tune_through_the_cli(tmp_path, capsys):
+    path = _file(tmp_path, HEAD.format(seed=2, games=256) + REAL)
+    out = tmp_path / "res"
+    assert main(["tune", str(path), "--out", str(out), "--json"]) == 0
+    s = json.loads(capsys.readouterr().out)
+    assert s["search"]["method"] == "exhaustive" and s["search"]["space_size"] == 6
+    assert s["seed"] == 2 and "git_revision" in s and s["config"]["players"] == 4
+    for f in ("trials.csv", "racing.csv", "best.csv", "importance.csv", "summary.json"):
+        assert (out / f).exists()
+    trials = pd.read_csv(out / "trials.csv")
+    assert len(trials) == 6 and (trials["games"] == 256).all()
+    assert trials["parity_value"].between(0, 1).all()
+    # team_vetoes cannot matter in individual games: same deals, identical games, so every
+    # team_vetoes value gives the very same figures and its main-effect share is 0
+    g = trials.groupby("carre_points")["objective"].nunique()
+    assert (g == 1).all()
+    imp = pd.read_csv(out / "importance.csv")
+    me = imp[(imp.method == "main_effect") & (imp.measure == "objective")].set_index("parameter")
+    assert me.loc["team_vetoes", "importance"] == pytest.approx(0, abs=1e-12)
+    best = pd.read_csv(out / "best.csv")
+    r = best[(best.role == "runner_up") & (best.measure == "objective")].iloc[0]
+    if r["carre_points"] == s["best"]["values"]["carre_points"]:   # a zero-effect pair
+        assert r["diff"] == 0 and r["diff_ci_low"] <= 0 <= r["diff_ci_high"]

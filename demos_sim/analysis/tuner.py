@@ -985,7 +985,7 @@ def add_tune_parser(sub) -> None:
                     "combination's share of round wins, …): seeded optuna search on common "
                     "deals, racing of the best on fresh deals, intervals, paired differences "
                     "from the runner-up and the default, parameter importance. The file "
-                    "format is in the README (section 'Tuning').")
+                    "format is in the README (section 'Tuning point values').")
     ap.add_argument("file", metavar="TUNE.toml")
     ap.add_argument("--out", default=None, metavar="DIR", help="output folder "
                     "(default results/<name>)")

@@ -1,0 +1,187 @@
+"""L'Assemblée over whole games: the M2 observation test for every policy, invariants
+(gold never negative, gold and renown accounted for across every transfer, players out
+take no action), determinism, records against the schema for 4–15 players, CLI errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import numpy as np
+import pytest
+
+from demos_sim.assemblee import engine as E
+from demos_sim.assemblee import layout as L
+from demos_sim.assemblee.policies import available
+from demos_sim.assemblee.record import iter_records, play_logged, to_record
+from demos_sim.assemblee.rules import AssembleeConfig
+from demos_sim.assemblee.sim import play_rows, simulate
+from demos_sim.sim_common import chunk_game_keys
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "shared" /
+                     "game_record.schema.json").read_text())
+MIX = ["civic", "aggressive", "free_rider", "conditional", "random"]
+
+
+def _mix(n):
+    return [MIX[i % len(MIX)] for i in range(n)]
+
+
+@pytest.mark.parametrize("policy", [p for p in available() if not p.startswith("t_")])
+def test_M2_decisions_ignore_hidden_state(policy):
+    checked = 0
+    for n, variants in ((4, {}), (9, {"personalities": True}), (15, {"personalities": True})):
+        cfg = AssembleeConfig(n, variants).to_array()
+        specs = [policy if i % 2 == 0 else "random" for i in range(n)]
+        _, diag = play_rows(cfg, specs, 11, n, (), 0, 12, check_obs=True)
+        assert diag[E.D_PUB_DIFF] == 0, "board differs from the state's public parts"
+        assert diag[E.D_OBS_DIFF] == 0, "observation leaks hidden state"
+        assert diag[E.D_DECISION_DIFF] == 0
+        assert diag[E.D_INVARIANT] == 0 and diag[E.D_OUT_ACTED] == 0
+        checked += diag[E.D_CHECKED]
+    assert checked > 1000
+
+
+def _ledger_check(rec):
+    """Gold and renown of the players in the game, round by round, from the record's own
+    transfers: income, good events, bids, pledges, benefits, ostracism, honours."""
+    n = rec["players"]
+    gold = [0] * n
+    ren = [3 if (rec["personalities"] or [None] * n)[p] == "mirnok" else 0 for p in range(n)]
+    for r in rec["rounds"]:
+        g0, r0 = sum(gold[p] for p in r["in_game"]), sum(ren[p] for p in r["in_game"])
+        dg = sum(r["income"]) - sum(map(sum, r["bids"]))
+        dr = 0
+        ge = r["good_event"]
+        if ge and ge["stopped_by"] is None:
+            if ge["event"] == "wedding":
+                dr += 6
+            else:
+                dg += (10 if ge["event"] == "harvest" else 5) * len(r["in_game"])
+        for pe in r["pending"]:
+            if pe["spent_by"] is not None:
+                dr += 3
+            elif pe["resolved"]:
+                dg -= sum(pe["pledges"])
+        for b in r["benefits"] or []:
+            c = b["character"]
+            dr += {"spectacles": 5, "priest": 3, "athlete": 3, "hero": 4, "philosopher": 2}.get(c, 0)
+            dg += {"peddler": 7, "broker": 4}.get(c, 0)
+            if c in ("builder", "crier") and b["choice"]:
+                dg -= b["choice"]
+                dr += {("builder", 3): 2, ("builder", 4): 5, ("builder", 6): 8,
+                       ("crier", 3): 1, ("crier", 4): 2, ("crier", 6): 3}[(c, b["choice"])]
+            if c == "assassin" and b["target"] is not None:
+                dg -= 25
+        # removed players: everything they held leaves; exile shares come back
+        g1 = sum(x for x in r["gold"] if x is not None)
+        r1 = sum(x for x in r["renown"] if x is not None)
+        o = r["ostracism"]
+        if o is not None:
+            dg -= sum(o["pledges"])
+            if o["passed"]:
+                dr += 3
+        if r["honoured"] is not None:
+            dr += 5
+        # the Thief is zero-sum; the Courtesan removes up to 4 renown each (bounded below);
+        # rounds where a player left (his figures at that moment are not recorded) only get
+        # the sign and "players out take no action" checks
+        gold = [x if x is not None else 0 for x in r["gold"]]
+        ren = [x if x is not None else 0 for x in r["renown"]]
+        assert all(x >= 0 for x in gold + ren)
+        removed = [p for p in r["in_game"] if r["gold"][p] is None]
+        left = [p for p in r["in_game"] if r["gold"][p] is not None]
+        for p in range(n):
+            if p not in r["in_game"]:
+                assert r["income"][p] == 0 and all(b[p] == 0 for b in r["bids"])
+                assert (r["honours"] is None or r["honours"][p] is None)
+        if removed or not left:
+            continue
+        court = sum(1 for b in r["benefits"] or [] if b["character"] == "courtesan")
+        assert g1 - g0 == dg, (rec["seed"], r)
+        assert r0 + dr - 4 * court <= r1 <= r0 + dr
+
+
+@pytest.mark.parametrize("n", [4, 7, 10, 15])
+def test_invariants_and_accounting_from_records(n):
+    for rec in iter_records(AssembleeConfig(n, {"personalities": True}), _mix(n), 6, 21):
+        _ledger_check(rec)
+
+
+@pytest.mark.parametrize("n", range(4, 16))
+def test_records_validate_for_every_player_count(n):
+    for v in ({}, {"personalities": True, "akikos_income": "total", "rounds": 17}):
+        for rec in iter_records(AssembleeConfig(n, v), _mix(n), 2, n):
+            jsonschema.validate(rec, SCHEMA)
+            assert len(rec["rounds"]) >= 1
+            json.dumps(rec)
+
+
+def test_record_matches_simulation_results():
+    cfg = AssembleeConfig(8)
+    res, _ = play_rows(cfg.to_array(), _mix(8), 4, 8, (), 0, 5)
+    for g, rec in enumerate(iter_records(cfg, _mix(8), 5, 4)):
+        win = sum(1 << p for p in rec["final"]["winners"])
+        assert win == res[g, L.R_WINMASK]
+        assert [s if s is not None else -1 for s in rec["final"]["scores"]] == \
+            list(res[g, L.R_SCORE:L.R_SCORE + 8])
+        assert len(rec["rounds"]) == res[g, L.R_ROUNDS]
+
+
+def test_determinism_any_workers():
+    cfg = AssembleeConfig(6)
+    a = simulate(cfg, _mix(6), 5000, 9, workers=1).agg
+    b = simulate(cfg, _mix(6), 5000, 9, workers=1).agg
+    c = simulate(cfg, _mix(6), 5000, 9, workers=2).agg
+    assert (a == b).all() and (a == c).all()
+    d = simulate(cfg, _mix(6), 5000, 10, workers=1).agg
+    assert not (a == d).all()
+
+
+def test_common_random_numbers_decks_do_not_depend_on_policies():
+    key = chunk_game_keys(3, 0, 0, 1)[0]
+    cfg = AssembleeConfig(6)
+    r1 = to_record(cfg, ["civic"], 0, play_logged(cfg, ["civic"], key)[0])
+    r2 = to_record(cfg, ["random"], 0, play_logged(cfg, ["random"], key)[0])
+    assert r1["event_deck"] == r2["event_deck"] and r1["mc"] == r2["mc"]
+    assert r1["rounds"][0]["revealed"] == r2["rounds"][0]["revealed"]
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--game", "assemblee", "--players", "3"],
+    ["simulate", "--game", "assemblee", "--players", "16"],
+    ["simulate", "--game", "assemblee", "--set", "rounds=0"],
+    ["simulate", "--game", "assemblee", "--set", "nope=1"],
+    ["simulate", "--game", "assemblee", "--policies", "nobody"],
+    ["simulate", "--game", "assemblee", "--mode", "coop"],
+    ["record", "--game", "assemblee", "--out", "/nonexistent/x.jsonl", "--games", "1"],
+    ["simulate", "--game", "assemblee", "--plugin", "missing.toml"],
+])
+def test_cli_bad_input_one_line_exit_2(args):
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", *args], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("demos-sim: error:")
+
+
+def test_cli_simulate_json_and_persona_file(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text('[stingy]\ndescription = "bids half"\nbid_per_point = 0.5\n')
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "simulate", "--game",
+                        "assemblee", "--players", "5", "--games", "300", "--seed", "1",
+                        "--policies", "civic,stingy,civic,stingy,free_rider", "--plugin",
+                        str(f), "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    total = sum(x["share"] for x in s["seats"]) + s["no_winner_share"]
+    assert abs(total - 1) < 1e-9                          # M1: shares add up
+    assert {b["policy"] for b in s["by_policy"]} == {"civic", "stingy", "free_rider"}
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[x]\nbid_per_pont = 1\n')
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "policies", "--game",
+                        "assemblee", "--plugin", str(bad)], capture_output=True, text=True)
+    assert p.returncode == 2 and "bid_per_pont" in p.stderr

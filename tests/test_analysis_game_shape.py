@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import SMALL_GAMES
+
 from demos_sim.analysis import game_shape
 from demos_sim.analysis.stats import adjust, ratio_ci
 from demos_sim.analysis.suite import load_tables

@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import SMALL_GAMES
+
 from demos_sim.analysis import veto
 from demos_sim.analysis.stats import Z95, adjust
 from demos_sim.analysis.suite import Run, Runs, experiment_path, load_tables
@@ -148,7 +148,7 @@ def test_plots_findings_key_figures(tables, tmp_path):
     files = veto.plots(tables, tmp_path)
     assert {"veto_value.png", "veto_heatmap.png", "veto_round.png", "team_vetoes.png"} <= set(files)
     assert all((tmp_path / f).stat().st_size > 1000 for f in files)
-    found, flags = veto.findings(tables)
+    found, _flags = veto.findings(tables)
     assert any("average over seats" in s for s in found)
     assert any("2v3" in s and "team of two" in s for s in found)
     kf = veto.key_figures(tables)

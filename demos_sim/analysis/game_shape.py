@@ -39,7 +39,7 @@ METHOD = (
 )
 EXPERIMENTS = ["game_shape_individual", "game_shape_2v2", "game_shape_2v3", "game_shape_2v2p1"]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
-SHOW = ["seat_share", "shape", "combo_share", "win_harmony"]
+SHOW = ["seat_share", "shape", "combo_share"]   # win_harmony: its plot (90 rows)
 ALPHA = 0.05
 HOLM = "holm"
 
@@ -116,7 +116,7 @@ def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame) -> pd.DataF
             "parity": parity, "excess": s - parity, "p_value": p_value(s - parity, hw)})
     out = _order(pd.DataFrame(rows))
     out["p_holm"] = np.nan
-    for bot, idx in out.groupby("bot").groups.items():
+    for idx in out.groupby("bot").groups.values():
         out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
     out["flag"] = out["p_holm"] < ALPHA
     return out

@@ -51,8 +51,8 @@ TEAMS = {"veto_2v2": "2v2", "veto_2v3": "2v3", "veto_2v2p1": "2v2+1"}
 TEAM_VETOES = "veto_2v3_team_vetoes"
 EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
-SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_usage", "veto_by_side",
-        "veto_round"]
+SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_usage", "veto_by_side"]
+# veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row
 ALPHA = 0.05
 HOLM = "holm"
 
@@ -109,7 +109,7 @@ def value_table(runs) -> pd.DataFrame:
                 "no_winner_diff_ci_high": nwp["diff_ci_high"]})
     out = pd.DataFrame(rows)
     out["p_holm"] = np.nan
-    for _, idx in out.groupby("bot").groups.items():
+    for idx in out.groupby("bot").groups.values():
         out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
     return out
 
@@ -138,7 +138,9 @@ def team_vetoes_table(runs) -> pd.DataFrame:
     tr = runs.results(TEAM_VETOES, "truncated")
     rows = []
     for r in ws.itertuples(index=False):
-        sel = lambda t: t[(t["bot"] == r.bot) & (t["point"] == r.point)]  # noqa: E731
+        def sel(t, r=r):
+            return t[(t["bot"] == r.bot) & (t["point"] == r.point)]
+
         v = sel(vs)
         v = v[v["side"] == r.side].iloc[0]
         won = 1.0 - sel(nw)["mean"].iloc[0] - sel(tr)["mean"].iloc[0]
@@ -154,7 +156,7 @@ def team_vetoes_table(runs) -> pd.DataFrame:
                      "no_winner": sel(nw)["mean"].iloc[0]})
     out = pd.DataFrame(rows)
     out["p_holm"] = np.nan
-    for _, idx in out.groupby("bot").groups.items():
+    for idx in out.groupby("bot").groups.values():
         out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
     return out
 

@@ -83,9 +83,10 @@ import tempfile
 import time
 import tomllib
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -232,7 +233,7 @@ class TuneSpec:
             out += [x for x in qs if x not in out]
         return out
 
-    def with_budget(self, trials=None, games=None, final_games=None) -> "TuneSpec":
+    def with_budget(self, trials=None, games=None, final_games=None) -> TuneSpec:
         import dataclasses
 
         for what, v in (("--trials", trials), ("--games", games), ("--final-games", final_games)):
@@ -911,8 +912,8 @@ def tune(spec: TuneSpec, out: str | Path | None = None, workers: int = 1, quiet:
             "objective": "sum of weight × loss; loss = |value − goal|, value (min) or −value (max)",
             "search": {"method": "exhaustive" if spec.exhaustive else
                        ("random" if spec.sampler == "random" else "tpe"),
-                       "description": how, "trials": int(len(trials)),
-                       "distinct_points": int(len(distinct)), "space_size": spec.space_size,
+                       "description": how, "trials": len(trials),
+                       "distinct_points": len(distinct), "space_size": spec.space_size,
                        "games_per_trial": spec.games, "batch": spec.batch,
                        "default_in_space": in_space},
             "racing": {"schedule_games": schedule, "candidates": len(cands),

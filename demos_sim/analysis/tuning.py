@@ -311,7 +311,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     found.append(f"Best setting ({int(best[best['role'] == 'best']['games'].iloc[0]):,} games): "
                  f"{bs}: {bf}.")
     for role in ("default", "runner_up"):
-        s, f = role_text(role)
+        s, _ = role_text(role)
         if s is None:
             continue
         b = best[(best["role"] == role)]

@@ -74,7 +74,7 @@ def one_sided_p(diff: float, half_width: float, z: float = Z95) -> float:
     from scipy.stats import norm
 
     if not (half_width > 0):
-        if half_width != half_width:
+        if math.isnan(half_width):
             return float("nan")
         return 0.0 if diff < 0 else 1.0
     return float(norm.cdf(diff / (half_width / z)))
@@ -424,7 +424,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
                 m[ps.index(r.players), r.seat] = r.edge
             im = a.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
             for (i, k), v in np.ndenumerate(m):
-                if v == v:
+                if not np.isnan(v):
                     a.text(k, i, f"{100 * v:+.1f}", ha="center", va="center", fontsize=7)
             a.set_xticks(range(4))
             a.set_yticks(range(len(ps)), [f"{p}p" for p in ps])
@@ -487,10 +487,12 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     if len(fam):
         bad = fam[~fam["harder"]]
         if len(bad) == 0:
+            sm = fam.loc[fam["diff"].idxmax()]
             found.append(f"Every level is harder than the one below it for cautious, "
                          f"convention and planner at 2, 3 and 4 players: all {len(fam)} "
-                         f"paired one-sided tests reject 'not harder' after Holm correction "
-                         f"(smallest drop {_pp(*fam.loc[fam['diff'].idxmax(), ['diff', 'diff_ci_low', 'diff_ci_high']])}).")
+                         f"paired one-sided tests reject 'not harder' after Holm correction; "
+                         f"the smallest step is level {sm.step} at {sm.players} players with "
+                         f"{sm.bot}: {_pp(sm['diff'], sm.diff_ci_low, sm.diff_ci_high)}.")
         for r in bad.itertuples():
             kind = "EASIER than" if r.easier else "not shown harder than"
             flags.append(f"Level {r.upper_level} is {kind} level {r.lower_level} at "
@@ -516,21 +518,31 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                              f"[10th–90th percentile]): " + "; ".join(
                                  f"{r.players}p L{r.level} {r.median:.0f} [{r.p10:.0f}–"
                                  f"{r.p90:.0f}]" for r in d.itertuples()) + ".")
+    if len(cw):
+        found.append(f"All-together games are short: {cw['rounds'].min():.2f}–"
+                     f"{cw['rounds'].max():.2f} rounds on average (a round ending with 7 or "
+                     f"fewer Norm cards ends the game, P5.2).")
     ls = tables["losses"]
     if len(ls):
-        lc = ls[(ls["measure"] == "loss_cause") & ls["bot"].isin(SKILL)]
-        for bot in [b for b in _bots(lc)]:
-            d = lc[lc["bot"] == bot]
-            parts = []
-            for (n, lvl), g in d.groupby(["players", "level"]):
-                g = g[g["share"] == g["share"]]
-                if len(g) == 0:
-                    continue
-                top = g.loc[g["share"].idxmax()]
-                parts.append(f"{n}p L{lvl} {top.category} {_pc(top.share)}")
-            if parts:
-                found.append(f"Main cause of loss with {bot} (share of lost games): "
-                             + "; ".join(parts) + ".")
+        lc = ls[(ls["measure"] == "loss_cause") & ls["bot"].isin(SKILL)
+                & (ls["denominator"] > 0)]
+        parts = []
+        for cat, g in lc.groupby("category", sort=False):
+            top = g.loc[g["share"].idxmax()]
+            parts.append(f"{cat} {_pc(g['share'].min())}–{_pc(top.share)} (highest: "
+                         f"{top.bot}, {top.players}p, level {top.level})")
+        if parts:
+            found.append("How all-together games are lost (share of lost games, range over "
+                         "levels, player counts and cautious/convention/planner): "
+                         + "; ".join(parts) + ". elim_final is an elimination at a control "
+                         "with 1–7 Norm cards, the control that would have ended the game.")
+        ff = ls[(ls["measure"] == "failed_foyers") & ls["bot"].isin(SKILL)
+                & (ls["category"].astype(str) == ls["players"].astype(str))]
+        if len(ff):
+            top = ff.loc[ff["share"].idxmax()]
+            found.append(f"Every Foyer failing at once ends up to {_pc(top.share)} "
+                         f"{_ci(top.ci_low, top.ci_high)} of losses ({top.bot}, "
+                         f"{top.players}p, level {top.level}).")
         oc = ls[(ls["measure"] == "outcome") & (ls["category"] == "truncated")]
         if len(oc) and (oc["count"] > 0).any():
             flags.append(f"{int(oc['count'].sum())} coop games hit round_cap (truncated).")
@@ -545,6 +557,11 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                     f"{_pc(r.eliminated)}" for r in g.itertuples()))
             found.append(f"Each for themselves, {bot}: elimination rate by seat "
                          f"(seat 0 first) " + "; ".join(parts) + ".")
+        s0 = es[(es["seat"] == 0) & es["bot"].isin(SKILL)]
+        if len(s0):
+            found.append("Seat 0 (first Initiative) edge, each for themselves: " + "; ".join(
+                f"{r.bot} {r.players}p {_pp(r.edge, r.edge_ci_low, r.edge_ci_high)}"
+                for r in s0.itertuples()) + ".")
         sig = es[es["p_holm"] < ALPHA]
         if len(sig):
             top = sig.loc[sig["edge"].abs().idxmax()]
@@ -554,7 +571,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                          f"{_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} of win share "
                          f"(share {_pc(top.win_share)} vs mean {_pc(top.parity)}).")
             flags.append(f"Each for themselves is not seat-fair: {len(sig)} seat(s) off "
-                         f"parity (Holm p < 0.05), largest {_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} "
+                         f"parity (Holm p < 0.05), largest "
+                         f"{_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} "
                          f"(seat {top.seat}, {top.players}p, {top.bot}).")
         else:
             found.append("Each for themselves: no seat differs from parity after Holm "

@@ -28,7 +28,10 @@ class ProtocoleAdapter(GameAdapter):
 
     Sides are seats. In coop mode every seat shares the outcome: ``win_share`` of each
     seat is the team's win indicator (P5.2), and ``foyer_cards`` is the record of a won
-    game (0 for a loss).
+    game (0 for a loss). ``outcome`` says how a game ended, ``loss_cause`` and
+    ``failed_foyers`` how a game without a winner was lost (from the result columns
+    ``R_OUTCOME``, ``R_NORM_CARDS`` and ``R_ELIM``), and ``seat_edge`` is a seat's win
+    share minus the mean share of all seats in the same game (exact parity intervals).
     """
 
     name = "protocole"

@@ -1,0 +1,506 @@
+"""Media impact (issue #6 item 2): what the two Media cards do to who wins.
+
+Two kinds of evidence, kept apart:
+
+- **Observational** (default rules, every seat the same bot): the win share of a player
+  by the number of Media held when the Scandal starts (0, 1, 2 — two cancel out, D6.1),
+  of players aimed at by a Media action or not, and of the acting side by whom its Media
+  aimed at (a teammate or an opponent, team modes). These are conditional means
+  (ratio estimates with delta-method intervals) and are **confounded**: who holds a
+  Media, and who is aimed at, depends on how the game went — a Media can only target a
+  player who owns face-down figures, and the bots aim at the opponent with the most
+  figures (greedy) or the most threatening one (heuristic), i.e. at the leaders. So
+  "targeted players win more" describes the selection, not the Media's effect.
+- **Causal, by restricted play**: with ``media_optional = true``, every seat plays the
+  bot against every seat playing ``bot:nomedia`` (nobody plays a Media) on the same
+  deals; the paired difference of each seat's (side's) win share is the swing Media
+  actions cause. The same design gives the Independent's ``keep`` vs ``act``
+  (``independent_double_media``, 2v2+1) and ``media_targets_revealed`` on vs off.
+
+Setups: individual full rules with 3, 4 and 5 players and the team modes 2v2 (ABAB), 2v3
+(ABABB), 2v2+1 (ABABI).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from demos_sim.analysis.stats import Z95, adjust, p_value
+
+TITLE = "Media impact: who holds them, who they hit, what they change"
+METHOD = (
+    "Every seat plays the same bot (greedy; heuristic at a quarter of the games). "
+    "Observational tables come from the default rules (Media compulsory, D6.2): win share "
+    "(M1) of a player by Media held at the Scandal (0/1/2), of players aimed at by a Media "
+    "or not, and of the acting side by the target's side — ratio estimates over "
+    "player-games with delta-method 95% intervals. They are confounded (only players with "
+    "face-down figures can be aimed at, and the bots aim at the leaders), so the effect of "
+    "the Media is measured by restricted play: with media_optional = true, every seat "
+    "plays the bot vs every seat plays bot:nomedia (nobody plays a Media) on the same deals, "
+    "and the paired difference of each seat's or side's win share and of the no-winner "
+    "share is the swing Media actions cause (95% normal interval of the mean paired "
+    "difference). independent_double_media keep vs act (2v2+1) and media_targets_revealed "
+    "off vs on are paired the same way. p-values are two-sided normal tests of the paired "
+    "differences, Holm-adjusted within each table and bot (family-wise 5%). "
+    "Differences between two conditional means (targeted minus not targeted, 1 Media "
+    "minus 0) are descriptive; their interval treats the two ratios as independent, which "
+    "is only approximate (they come from the same games).")
+EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "media_2v2_nomedia",
+               "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"]
+RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+SHOW = ["swing", "by_media", "targeted", "media_target", "cancel", "independent",
+        "revealed"]     # held_by_seat is written to CSV too
+ALPHA = 0.05
+OBS = {"media_individual": "individual", "media_2v2": "2v2", "media_2v3": "2v3",
+       "media_2v2p1": "2v2+1"}
+CAUSAL = {f"{k}_nomedia": v for k, v in OBS.items()}
+
+
+def _setup(mode: str, players: int) -> str:
+    return f"individual {players}p" if mode == "individual" else mode
+
+
+def _ref_rows(runs, stems: dict) -> pd.DataFrame:
+    """Rows of the reference point of every block of the named experiments."""
+    parts = []
+    for (stem, bot), run in runs.items.items():
+        if stem not in stems:
+            continue
+        df = run.results
+        df = df[df["ref_point"].isna()]
+        parts.append(df.assign(bot=bot, setup=[_setup(stems[stem], p) for p in df["players"]]))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _diff_rows(runs, stems: dict) -> pd.DataFrame:
+    parts = []
+    for (stem, bot), run in runs.items.items():
+        if stem not in stems:
+            continue
+        df = run.results
+        df = df[df["ref_point"].notna()]
+        parts.append(df.assign(bot=bot, setup=[_setup(stems[stem], p) for p in df["players"]]))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _mean_player_share(ref: pd.DataFrame) -> dict:
+    """(bot, setup) -> average win share of a player (a player's win is its side's)."""
+    out = {}
+    for (bot, setup), g in ref.groupby(["bot", "setup"]):
+        w = g[g["metric"] == "win_share"]
+        sizes = w["seats"].astype(str).str.count(",") + 1
+        out[(bot, setup)] = float((w["mean"] * sizes).sum() / sizes.sum())
+    return out
+
+
+def _paired(df: pd.DataFrame, metrics=("win_share", "no_winner")) -> pd.DataFrame:
+    """Paired-difference rows (non-reference points) with Holm-adjusted p-values by bot."""
+    d = df[df["metric"].isin(metrics)].copy()
+    d["p"] = [p_value(a, h) for a, h in zip(d["diff"], d["diff_half_width"])]
+    d["p_holm"] = np.nan
+    for bot, idx in d.groupby("bot").groups.items():
+        d.loc[idx, "p_holm"] = adjust(d.loc[idx, "p"].to_numpy(), "holm")
+    return d
+
+
+def tables(runs) -> dict[str, pd.DataFrame]:
+    ref = _ref_rows(runs, OBS)
+    share = _mean_player_share(ref)
+    out = {}
+
+    # --- win share by Media held (observational)
+    bm = ref[ref["metric"] == "win_by_media"]
+    held = ref[ref["metric"] == "players_by_media"].set_index(["bot", "setup", "side"])
+    rows = []
+    for r in bm.itertuples():
+        h = held.loc[(r.bot, r.setup, r.side)]
+        rows.append({"bot": r.bot, "setup": r.setup, "media_held": int(r.side),
+                     "player_games": int(r.denominator), "games": int(r.games),
+                     "players_per_game": h["mean"],
+                     "win_share": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high,
+                     "mean_player_share": share[(r.bot, r.setup)]})
+    out["by_media"] = pd.DataFrame(rows)
+
+    # --- targeted or not (observational) + the causal swing of the no-winner share
+    tg = ref[ref["metric"] == "win_by_targeted"]
+    rows = []
+    for (bot, setup), g in tg.groupby(["bot", "setup"], sort=False):
+        t = g[g["side"] == "targeted"].iloc[0]
+        u = g[g["side"] == "not_targeted"].iloc[0]
+        gap = t["mean"] - u["mean"]
+        hw = np.hypot(t["half_width"], u["half_width"])
+        rows.append({"bot": bot, "setup": setup, "games": int(t["games"]),
+                     "targeted_player_games": int(t["denominator"]),
+                     "targeted": t["mean"], "targeted_ci_low": t["ci_low"],
+                     "targeted_ci_high": t["ci_high"],
+                     "not_targeted_player_games": int(u["denominator"]),
+                     "not_targeted": u["mean"], "not_targeted_ci_low": u["ci_low"],
+                     "not_targeted_ci_high": u["ci_high"],
+                     "gap": gap, "gap_ci_low": gap - hw, "gap_ci_high": gap + hw})
+    out["targeted"] = pd.DataFrame(rows)
+
+    # --- Media aimed at a teammate or an opponent (team modes, compulsory Media)
+    ma = ref[ref["metric"].isin(["media_actions", "win_by_media_target"])]
+    rows = []
+    for (bot, setup), g in ma.groupby(["bot", "setup"], sort=False):
+        if setup.startswith("individual"):
+            continue
+        for target in ("teammate", "opponent"):
+            a = g[(g["metric"] == "media_actions") & (g["side"] == target)].iloc[0]
+            w = g[(g["metric"] == "win_by_media_target") & (g["side"] == target)].iloc[0]
+            rows.append({"bot": bot, "setup": setup, "target": target, "games": int(a["games"]),
+                         "actions_per_game": a["mean"], "actions_ci_low": a["ci_low"],
+                         "actions_ci_high": a["ci_high"], "actions": int(w["denominator"]),
+                         "actor_side_win_share": w["mean"], "ci_low": w["ci_low"],
+                         "ci_high": w["ci_high"]})
+    out["media_target"] = pd.DataFrame(rows)
+
+    # --- Media held by seat (who ends up with them)
+    mh = ref[ref["metric"] == "media_held"]
+    out["held_by_seat"] = pd.DataFrame({
+        "bot": mh["bot"], "setup": mh["setup"], "seat": mh["side"].astype(int),
+        "games": mh["games"].astype(int), "media_per_game": mh["mean"],
+        "ci_low": mh["ci_low"], "ci_high": mh["ci_high"]}).reset_index(drop=True)
+
+    # --- two-Media cancellation (D6.1), default rules; 2v2+1 under act as well
+    mc = ref[ref["metric"] == "media_cancel"]
+    out["cancel"] = pd.DataFrame({"bot": mc["bot"], "setup": mc["setup"],
+                                  "games": mc["games"].astype(int),
+                                  "cancel_share": mc["mean"], "ci_low": mc["ci_low"],
+                                  "ci_high": mc["ci_high"]}).reset_index(drop=True)
+
+    # --- causal swing: bot vs bot:nomedia, media_optional = true
+    cz = _diff_rows(runs, CAUSAL)
+    cref = _ref_rows(runs, CAUSAL)
+    out["swing"] = _swing_table(cz, cref)
+
+    # --- Independent keep vs act, media_targets_revealed off vs on
+    dz = _diff_rows(runs, OBS)
+    oref = ref
+    ind = dz[dz["setup"] == "2v2+1"]
+    if "independent_double_media" in ind:
+        ind = ind[(ind["independent_double_media"] == "act")
+                  & (ind["media_targets_revealed"] == False)]  # noqa: E712
+    out["independent"] = _swing_table(
+        ind, oref, metrics=("win_share", "no_winner", "independent_condition", "media_cancel"),
+        with_col="act", without_col="keep")
+    rv = dz[dz["media_targets_revealed"] == True]  # noqa: E712
+    if "independent_double_media" in rv:
+        rv = rv[rv["independent_double_media"].isna()
+                | (rv["independent_double_media"] == "keep")]
+    out["revealed"] = _swing_table(rv, oref, metrics=("win_share", "no_winner", "media_actions"),
+                                   with_col="revealed_on", without_col="revealed_off")
+    return out
+
+
+def _swing_table(diffs: pd.DataFrame, refs: pd.DataFrame,
+                 metrics=("win_share", "no_winner"), with_col="with_media",
+                 without_col="no_media") -> pd.DataFrame:
+    """One row per (bot, setup, metric, side): both points' means and the paired diff.
+
+    For the nomedia experiments the reference is 'with Media' and the point is 'no
+    Media': the swing Media cause is reference − point = −diff. For keep/act and
+    revealed the reference is the default and the point the variant: effect = diff.
+    """
+    cols = ["bot", "setup", "metric", "side", "seats", "games", with_col, without_col,
+            "effect", "effect_ci_low", "effect_ci_high", "p", "p_holm"]
+    if diffs is None or len(diffs) == 0:
+        return pd.DataFrame(columns=cols)
+    d = _paired(diffs, metrics)
+    key = ["bot", "setup", "metric", "side"]
+    r = refs.set_index(key)["mean"]
+    causal = with_col == "with_media"
+    rows = []
+    for x in d.itertuples():
+        ref_mean = r.get((x.bot, x.setup, x.metric, x.side), np.nan)
+        if causal:      # reference = with Media; point = nobody plays one
+            eff, lo, hi = -x.diff, -x.diff_ci_high, -x.diff_ci_low
+            a, b = ref_mean, x.mean
+        else:           # reference = default; point = the variant
+            eff, lo, hi = x.diff, x.diff_ci_low, x.diff_ci_high
+            a, b = x.mean, ref_mean
+        rows.append({"bot": x.bot, "setup": x.setup, "metric": x.metric, "side": x.side,
+                     "seats": x.seats, "games": int(x.games), with_col: a, without_col: b,
+                     "effect": eff, "effect_ci_low": lo, "effect_ci_high": hi,
+                     "p": x.p, "p_holm": x.p_holm})
+    return pd.DataFrame(rows, columns=cols)
+
+
+# ------------------------------------------------------------------------------ plots
+def _figure(n_panels: int, height: float = 3.6, width: float = 5.0):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(max(5.5, width * n_panels), height), dpi=110, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, [fig.add_subplot(1, n_panels, i + 1) for i in range(n_panels)]
+
+
+def _bots(df) -> list[str]:
+    return list(dict.fromkeys(df["bot"])) if len(df) else []
+
+
+def _err(mean, lo, hi):
+    mean, lo, hi = (np.asarray(x, float) for x in (mean, lo, hi))
+    return np.vstack([np.clip(mean - lo, 0, None), np.clip(hi - mean, 0, None)])
+
+
+def plots(tables: dict, folder: Path) -> list[str]:
+    folder = Path(folder)
+    names = []
+    bm = tables["by_media"]
+    if len(bm):
+        bots = _bots(bm)
+        fig, axes = _figure(len(bots))
+        for ax, bot in zip(axes, bots):
+            g = bm[bm["bot"] == bot]
+            setups = list(dict.fromkeys(g["setup"]))
+            x = np.arange(len(setups))
+            for k, off in zip((0, 1, 2), (-0.27, 0, 0.27)):
+                h = g[g["media_held"] == k].set_index("setup").reindex(setups)
+                ax.bar(x + off, h["win_share"], 0.26, label=f"{k} Media",
+                       yerr=_err(h["win_share"], h["ci_low"], h["ci_high"]), capsize=2)
+            par = g.drop_duplicates("setup").set_index("setup").reindex(setups)
+            ax.scatter(x, par["mean_player_share"], marker="_", s=400, color="k",
+                       label="mean player", zorder=3)
+            ax.set_xticks(x, setups, rotation=20)
+            ax.set_ylabel("win share of the player (95% CI)")
+            ax.set_title(f"Win share by Media held at the Scandal — {bot}")
+            ax.legend(fontsize=7)
+        fig.savefig(folder / "by_media.png")
+        names.append("by_media.png")
+
+    sw = tables["swing"]
+    if len(sw):
+        bots = _bots(sw)
+        fig, axes = _figure(len(bots), height=4.0)
+        for ax, bot in zip(axes, bots):
+            g = sw[sw["bot"] == bot].reset_index(drop=True)
+            labels = [f"{s} {('no winner' if m == 'no_winner' else side)}"
+                      for s, m, side in zip(g["setup"], g["metric"], g["side"])]
+            y = np.arange(len(g))
+            colours = ["#c44" if m == "no_winner" else "#36a" for m in g["metric"]]
+            ax.errorbar(g["effect"], y, xerr=_err(g["effect"], g["effect_ci_low"],
+                                                  g["effect_ci_high"]),
+                        fmt="none", ecolor="k", capsize=2)
+            ax.scatter(g["effect"], y, c=colours, zorder=3)
+            ax.axvline(0, color="grey", lw=0.8)
+            ax.set_yticks(y, labels, fontsize=6)
+            ax.invert_yaxis()
+            ax.set_xlabel("with Media − nobody plays a Media (paired, 95% CI)")
+            ax.set_title(f"Swing Media actions cause — {bot}")
+        fig.savefig(folder / "swing.png")
+        names.append("swing.png")
+
+        ind = sw[(sw["metric"] == "win_share") & sw["setup"].str.startswith("individual")]
+        if len(ind):
+            bots = _bots(ind)
+            fig, axes = _figure(len(bots), height=3.0)
+            for ax, bot in zip(axes, bots):
+                g = ind[ind["bot"] == bot]
+                setups = list(dict.fromkeys(g["setup"]))
+                seats = sorted({int(s) for s in g["side"]})
+                m = np.full((len(setups), len(seats)), np.nan)
+                for r in g.itertuples():
+                    m[setups.index(r.setup), int(r.side)] = r.effect
+                lim = np.nanmax(np.abs(m)) or 1.0
+                im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+                for i in range(m.shape[0]):
+                    for j in range(m.shape[1]):
+                        if not np.isnan(m[i, j]):
+                            ax.text(j, i, f"{100 * m[i, j]:+.1f}", ha="center", va="center",
+                                    fontsize=8)
+                ax.set_xticks(range(len(seats)), [f"seat {s}" for s in seats])
+                ax.set_yticks(range(len(setups)), setups)
+                ax.set_title(f"Media swing by seat (points of win share) — {bot}")
+                fig.colorbar(im, ax=ax, shrink=0.8)
+            fig.savefig(folder / "swing_seats.png")
+            names.append("swing_seats.png")
+
+    tg = tables["targeted"]
+    if len(tg):
+        bots = _bots(tg)
+        fig, axes = _figure(len(bots))
+        for ax, bot in zip(axes, bots):
+            g = tg[tg["bot"] == bot]
+            x = np.arange(len(g))
+            ax.bar(x - 0.2, g["targeted"], 0.4, label="aimed at by a Media",
+                   yerr=_err(g["targeted"], g["targeted_ci_low"], g["targeted_ci_high"]),
+                   capsize=2)
+            ax.bar(x + 0.2, g["not_targeted"], 0.4, label="not aimed at",
+                   yerr=_err(g["not_targeted"], g["not_targeted_ci_low"],
+                             g["not_targeted_ci_high"]), capsize=2)
+            ax.set_xticks(x, g["setup"], rotation=20)
+            ax.set_ylabel("win share of the player (95% CI)")
+            ax.set_title(f"Targeted or not (observational, confounded) — {bot}")
+            ax.legend(fontsize=7)
+        fig.savefig(folder / "targeted.png")
+        names.append("targeted.png")
+
+    parts = [(n, tables[n]) for n in ("independent", "revealed") if len(tables.get(n, ()))]
+    if parts:
+        fig, axes = _figure(len(parts), height=4.0)
+        for ax, (name, t) in zip(axes, parts):
+            t = t[t["metric"].isin(["win_share", "no_winner"])].reset_index(drop=True)
+            labels = [f"{b} {s} {('no winner' if m == 'no_winner' else side)}"
+                      for b, s, m, side in zip(t["bot"], t["setup"], t["metric"], t["side"])]
+            y = np.arange(len(t))
+            ax.errorbar(t["effect"], y, xerr=_err(t["effect"], t["effect_ci_low"],
+                                                  t["effect_ci_high"]),
+                        fmt="o", capsize=2)
+            ax.axvline(0, color="grey", lw=0.8)
+            ax.set_yticks(y, labels, fontsize=6)
+            ax.invert_yaxis()
+            ax.set_xlabel("variant − default (paired, 95% CI)")
+            ax.set_title("independent_double_media act − keep (2v2+1)" if name == "independent"
+                         else "media_targets_revealed on − off")
+        fig.savefig(folder / "variants.png")
+        names.append("variants.png")
+    return names
+
+
+# --------------------------------------------------------------------------- findings
+def _pp(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _ci(lo: float, hi: float) -> str:
+    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def findings(tables: dict) -> tuple[list[str], list[str]]:
+    found, flags = [], []
+    bm, tg, sw = tables["by_media"], tables["targeted"], tables["swing"]
+    mt, mc = tables["media_target"], tables["cancel"]
+    ind, rv = tables["independent"], tables["revealed"]
+    for bot in _bots(bm):
+        g = bm[bm["bot"] == bot]
+        parts = []
+        for setup, h in g.groupby("setup", sort=False):
+            v = h.set_index("media_held")
+            parts.append(f"{setup} {_pct(v.loc[0, 'win_share'])} / {_pct(v.loc[1, 'win_share'])}"
+                         f" / {_pct(v.loc[2, 'win_share'])}")
+        found.append(f"{bot}: win share of a player holding 0 / 1 / 2 Media at the Scandal "
+                     f"(observational): {'; '.join(parts)}. Holding Media goes with "
+                     "winning rounds (Media are figures), so these describe the leaders, "
+                     "not what a Media is worth.")
+    for bot in _bots(tg):
+        g = tg[tg["bot"] == bot]
+        parts = [f"{r.setup} {_pct(r.targeted)} vs {_pct(r.not_targeted)}"
+                 for r in g.itertuples()]
+        found.append(f"{bot}: players aimed at by a Media win more often than the others "
+                     f"({'; '.join(parts)}) — confounded: only a player with face-down "
+                     "figures can be aimed at and the bots aim at the leader; the causal "
+                     "effect is the restricted-play swing.")
+    for bot in _bots(sw):
+        g = sw[sw["bot"] == bot]
+        nw = g[g["metric"] == "no_winner"]
+        parts = [f"{r.setup} {_pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
+                 for r in nw.itertuples()]
+        found.append(f"{bot}: Media actions change the no-winner share by "
+                     f"{'; '.join(parts)} (every seat plays vs nobody plays a Media, same "
+                     "deals, media_optional = true).")
+        ws = g[(g["metric"] == "win_share")]
+        sig = ws[ws["p_holm"] < ALPHA]
+        if len(sig):
+            top = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index).head(4)
+            found.append(f"{bot}: the largest significant swings of win share (Holm 5%): "
+                         + "; ".join(f"{r.setup} {'seat' if r.setup.startswith('individual') else 'side'} "
+                                     f"{r.side} {_pp(r.effect)} pts "
+                                     f"{_ci(r.effect_ci_low, r.effect_ci_high)}"
+                                     for r in top.itertuples()) + ".")
+        else:
+            found.append(f"{bot}: no seat's or side's win share moves significantly when "
+                         "nobody plays a Media (Holm 5%).")
+    for bot in _bots(mt):
+        g = mt[mt["bot"] == bot]
+        parts = []
+        for setup, h in g.groupby("setup", sort=False):
+            v = h.set_index("target")
+            tm, op = v.loc["teammate"], v.loc["opponent"]
+            share = tm["actions_per_game"] / max(tm["actions_per_game"] + op["actions_per_game"],
+                                                 1e-12)
+            parts.append(f"{setup}: {_pct(share)} of Media actions hit a teammate "
+                         f"({int(tm['actions'])} actions; their side then wins "
+                         f"{_pct(tm['actor_side_win_share']) if tm['actions'] else 'n/a'}, vs "
+                         f"{_pct(op['actor_side_win_share'])} after hitting an opponent)")
+        found.append(f"{bot}, compulsory Media: " + "; ".join(parts) + ". A teammate is hit "
+                     "only when no opponent has a face-down figure left, late in a game "
+                     "the actor's side is winning — again a selection, not an effect.")
+    for bot in _bots(mc):
+        g = mc[mc["bot"] == bot]
+        found.append(f"{bot}: a player's two Media cancel out (D6.1) in "
+                     + "; ".join(f"{r.setup} {_pct(r.cancel_share)} "
+                                 f"[{_pct(r.ci_low)}, {_pct(r.ci_high)}]"
+                                 for r in g.itertuples()) + " of games.")
+    hs = tables.get("held_by_seat")
+    if hs is not None and len(hs):
+        for bot in _bots(hs):
+            g = hs[(hs["bot"] == bot) & ~hs["setup"].str.startswith("individual")]
+            never = g[g["media_per_game"] == 0]
+            if len(never):
+                flags.append(
+                    f"{bot}: in team modes some seats never hold a Media ("
+                    + "; ".join(f"{s}: seats {', '.join(map(str, h['seat']))}"
+                                for s, h in never.groupby("setup", sort=False))
+                    + "): the bot's team figure allocation gives every Media to the same "
+                    "member (a Media does not change the receiver's trio), so a team that "
+                    "wins both Media cancels them (D6.1) — a bot weakness that inflates the "
+                    "cancellation share and under-states the Media in team modes.")
+    for bot in _bots(ind):
+        g = ind[(ind["bot"] == bot)]
+        w = g[g["metric"].isin(["win_share", "no_winner"])]
+        found.append(f"{bot}, 2v2+1: the Independent playing both Media (act) instead of "
+                     "keeping them (keep) changes " + "; ".join(
+                         f"{'no winner' if r.metric == 'no_winner' else 'side ' + r.side} "
+                         f"{_pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
+                         for r in w.itertuples()) + " (same deals).")
+    for bot in _bots(rv):
+        g = rv[(rv["bot"] == bot) & rv["metric"].isin(["win_share", "no_winner"])]
+        sig = g[g["p_holm"] < ALPHA]
+        big = g.reindex(g["effect"].abs().sort_values(ascending=False).index).iloc[0]
+        found.append(f"{bot}: media_targets_revealed on vs off: "
+                     + (f"{len(sig)} of {len(g)} win-share/no-winner differences significant "
+                        "(Holm 5%); " if len(sig) else "no significant difference (Holm 5%); ")
+                     + f"the largest is {big.setup} "
+                     f"{'no winner' if big.metric == 'no_winner' else big.side} "
+                     f"{_pp(big.effect)} pts {_ci(big.effect_ci_low, big.effect_ci_high)}.")
+    # sign flips across bots within this analysis (item 8 also checks them globally)
+    kf = key_figures(tables)
+    for fig_name, g in kf.groupby("figure"):
+        s = {b: (1 if lo > 0 else -1 if hi < 0 else 0)
+             for b, lo, hi in zip(g["bot"], g["ci_low"], g["ci_high"])}
+        if 1 in s.values() and -1 in s.values():
+            flags.append(f"sign flips between bots: {fig_name} ({s})")
+    return found, flags
+
+
+def key_figures(tables: dict) -> pd.DataFrame:
+    rows = []
+    for r in tables["swing"].itertuples():
+        what = "no-winner share" if r.metric == "no_winner" else f"win share of {r.side}"
+        rows.append({"figure": f"Media swing (with - without), {r.setup}, {what}",
+                     "bot": r.bot, "mean": r.effect, "ci_low": r.effect_ci_low,
+                     "ci_high": r.effect_ci_high})
+    for r in tables["targeted"].itertuples():
+        rows.append({"figure": f"targeted - not targeted win share (observational), {r.setup}",
+                     "bot": r.bot, "mean": r.gap, "ci_low": r.gap_ci_low,
+                     "ci_high": r.gap_ci_high})
+    for name, t in (("act - keep", tables["independent"]),
+                    ("media_targets_revealed on - off", tables["revealed"])):
+        for r in t[t["metric"].isin(["win_share", "no_winner"])].itertuples():
+            what = "no-winner share" if r.metric == "no_winner" else f"win share of {r.side}"
+            rows.append({"figure": f"{name}, {r.setup}, {what}", "bot": r.bot,
+                         "mean": r.effect, "ci_low": r.effect_ci_low,
+                         "ci_high": r.effect_ci_high})
+    for r in tables["cancel"].itertuples():
+        rows.append({"figure": f"two-Media cancellation share, {r.setup}", "bot": r.bot,
+                     "mean": r.cancel_share, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])

@@ -9,21 +9,18 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import SMALL_GAMES
 
 from demos_sim.analysis import protocole_levels as PL
 from demos_sim.analysis.stats import Z95
 
-GAMES = 1024
+GAMES = SMALL_GAMES          # the session's shared small run (also the notebook test's)
 TOL = 1e-9
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory):
-    from demos_sim.analysis.suite import analyse
-
-    folder = tmp_path_factory.mktemp("protocole_levels")
-    analyse(["protocole_levels"], out=folder, games=GAMES, workers=1, quiet=True, report=False)
-    return folder
+def out(small_analysis):
+    return small_analysis("protocole_levels")
 
 
 @pytest.fixture(scope="module")
@@ -116,8 +113,8 @@ def test_coop_win(tables):
     total = cw["win_rate"] + cw["loss_elimination"] + cw["loss_reinforced"] + cw["truncated"]
     assert np.allclose(total, 1.0)
     assert (cw.loc[cw["level"] == 1, "loss_reinforced"] == 0).all()
-    # skill policies: level 3 is much harder than level 1 (13-45 points at this size):
-    # at least 4 standard errors of the difference (unpaired binomial se, 2-2.2 points)
+    # skill policies: level 3 is much harder than level 1 (13-45 points): at least 4
+    # standard errors of the difference (unpaired binomial se: 2.4-3.1 points at 512 games)
     for key, g in cw[cw["bot"].isin(PL.SKILL)].groupby(["bot", "players"]):
         w = g.set_index("level")["win_rate"]
         se = math.sqrt((w[1] * (1 - w[1]) + w[3] * (1 - w[3])) / GAMES)

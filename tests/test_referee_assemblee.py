@@ -519,6 +519,7 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
                         alive.remove(t)
                         stats["assassination"] += 1
                         if t == mc:
+                            stats["mc_assassinated"] += 1
                             mc = next(s for s in [(t + i) % n for i in range(1, n)] if s in alive)
                         if len(alive) < v["min_players"]:
                             ended = True
@@ -604,7 +605,7 @@ def test_scripted_games_audit_clean_and_cover_the_rare_rules():
         v = audit_assemblee(rec)
         assert v == [], (rec["players"], rec["variants"], rec["seed"], v[:3])
     for what in ("reshuffle", "oracle", "nimos", "leremac", "stopped", "spent", "guard", "arthas",
-                 "assassination", "exile", "new_mc", "collapse", "ended_a8"):
+                 "assassination", "mc_assassinated", "exile", "new_mc", "collapse", "ended_a7", "ended_a8"):
         assert stats[what] > 0, (what, stats)
 
 

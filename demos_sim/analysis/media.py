@@ -402,8 +402,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     for bot in _bots(sw):
         g = sw[sw["bot"] == bot]
         nw = g[g["metric"] == "no_winner"]
-        parts = [f"{r.setup} {_pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
-                 for r in nw.itertuples()]
+        parts = [f"{r.setup} {100 * r.effect:+.2f} pts [{100 * r.effect_ci_low:+.2f}, "
+                 f"{100 * r.effect_ci_high:+.2f}]" for r in nw.itertuples()]
         found.append(f"{bot}: Media actions change the no-winner share by "
                      f"{'; '.join(parts)} (every seat plays vs nobody plays a Media, same "
                      "deals, media_optional = true).")
@@ -432,8 +432,9 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                          f"{_pct(tm['actor_side_win_share']) if tm['actions'] else 'n/a'}, vs "
                          f"{_pct(op['actor_side_win_share'])} after hitting an opponent)")
         found.append(f"{bot}, compulsory Media: " + "; ".join(parts) + ". A teammate is hit "
-                     "only when no opponent has a face-down figure left, late in a game "
-                     "the actor's side is winning — again a selection, not an effect.")
+                     "only when no opponent has a face-down figure left — typically opponents "
+                     "holding no figure at all, who cannot win — so this is a selection, not "
+                     "an effect.")
     for bot in _bots(mc):
         g = mc[mc["bot"] == bot]
         found.append(f"{bot}: a player's two Media cancel out (D6.1) in "

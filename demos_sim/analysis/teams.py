@@ -498,6 +498,15 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                      f"[{_p(r.bmd_ci_low)}, {_p(r.bmd_ci_high)}]")
         found.append(f"{r.bot}, {r.mode}: {best}; {r.options_fair_holm} of {r.options} "
                      "options are indistinguishable from fair (Holm 5%).")
+        o = tables["options"]
+        o = o[(o["bot"] == r.bot) & (o["mode"] == r.mode)]
+        dflt = o[o["option"] == "default"].iloc[0]
+        same = o[(o["change"] == "team_vetoes") & (o["shares"] == dflt["shares"])
+                 & (o["no_winner"] == dflt["no_winner"])]
+        if len(same):
+            found.append(f"{r.bot}, {r.mode}: {', '.join(same['option'])} play(s) exactly the "
+                         f"games of the default (team_vetoes = {DEFAULT_VETOES}) on the same "
+                         "deals: this bot's team of two never uses a veto beyond the second.")
         if not r.default_fair_holm and r.best_u_ci_low > 0:
             flags.append(f"{r.bot}, {r.mode}: no option searched reaches parity — even the "
                          f"best ({r.best}) leaves U = {_p(r.best_unfairness)} pts "

@@ -7,10 +7,10 @@ hand-built input, and known zero-effect comparisons played by the runner.
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import SMALL_GAMES
 
 from demos_sim.analysis import media
 from demos_sim.analysis.suite import load_tables
-from conftest import SMALL_GAMES
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_known_zero_effects(tmp_path):
 
 
 def test_findings_and_key_figures(tabs, tmp_path):
-    found, flags = media.findings(tabs)
+    found, _ = media.findings(tabs)
     assert any("no-winner share" in f for f in found)
     assert any("confounded" in f for f in found)
     kf = media.key_figures(tabs)

@@ -8,10 +8,10 @@ computation on synthetic games, mirror seatings and a variant that cannot matter
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import SMALL_GAMES
 
 from demos_sim.analysis import teams
 from demos_sim.analysis.suite import load_tables
-from conftest import SMALL_GAMES
 
 N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 30}
 
@@ -121,7 +121,7 @@ def test_confirm_and_summary(tabs):
         assert cls[r.option] != cls[r.vs]
     summ = tabs["summary"]
     assert len(summ) == len(teams.RUNGS) * 3
-    found, flags = teams.findings(tabs)
+    found, _ = teams.findings(tabs)
     assert any("2v3" in f and "Unfair" in f for f in found)
     kf = teams.key_figures(tabs)
     assert list(kf.columns) == ["figure", "bot", "mean", "ci_low", "ci_high"]

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import Z95, adjust, p_value
+from demos_sim.analysis.stats import adjust, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
@@ -101,7 +101,7 @@ def _paired(df: pd.DataFrame, metrics=("win_share", "no_winner")) -> pd.DataFram
     d = df[df["metric"].isin(metrics)].copy()
     d["p"] = [p_value(a, h) for a, h in zip(d["diff"], d["diff_half_width"])]
     d["p_holm"] = np.nan
-    for bot, idx in d.groupby("bot").groups.items():
+    for idx in d.groupby("bot").groups.values():
         d.loc[idx, "p_holm"] = adjust(d.loc[idx, "p"].to_numpy(), "holm")
     return d
 
@@ -183,11 +183,11 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     ind = dz[dz["setup"] == "2v2+1"]
     if "independent_double_media" in ind:
         ind = ind[(ind["independent_double_media"] == "act")
-                  & (ind["media_targets_revealed"] == False)]  # noqa: E712
+                  & (ind["media_targets_revealed"] == False)]
     out["independent"] = _swing_table(
         ind, oref, metrics=("win_share", "no_winner", "independent_condition", "media_cancel"),
         with_col="act", without_col="keep")
-    rv = dz[dz["media_targets_revealed"] == True]  # noqa: E712
+    rv = dz[dz["media_targets_revealed"] == True]
     if "independent_double_media" in rv:
         rv = rv[rv["independent_double_media"].isna()
                 | (rv["independent_double_media"] == "keep")]

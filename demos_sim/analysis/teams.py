@@ -141,7 +141,7 @@ def _options(runs) -> pd.DataFrame:
     sides = pd.DataFrame(rows)
     sides["p_gap"] = [p_value(g, h) for g, h in zip(sides["gap"], sides["gap_half_width"])]
     sides["p_gap_holm"] = np.nan
-    for _, idx in sides.groupby(["bot", "mode"]).groups.items():
+    for idx in sides.groupby(["bot", "mode"]).groups.values():
         sub = sides.loc[idx]
         # two sides: g_A = −g_B, one test per option (the first side)
         test = sub[~((sub["mode"] != "2v2+1") & sub.duplicated(["option"]))]
@@ -466,7 +466,7 @@ def _p(x: float) -> str:
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
     found, flags = [], []
-    summ, sides, conf = tables["summary"], tables["sides"], tables.get("confirm")
+    summ, sides = tables["summary"], tables["sides"]
     for r in summ.itertuples():
         d = sides[(sides["bot"] == r.bot) & (sides["mode"] == r.mode)
                   & (sides["option"] == "default")]

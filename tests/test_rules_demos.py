@@ -164,8 +164,10 @@ def test_D9_2_custom_seating_accepted():
     assert DemosConfig(mode="2v2", players=4, seating="AABB").side_of_seat() == [0, 0, 1, 1]
     assert DemosConfig(mode="2v3", players=5, seating="ABABA").side_of_seat() == [0, 1, 0, 1, 0]
     c = DemosConfig(mode="2v2+1", players=5, seating="IABAB")
-    assert c.side_labels() == ["I", "A", "B"]
-    assert c.side_of_seat() == [0, 1, 2, 1, 2]
+    # side ids follow the labels' alphabetical order, whatever the seating
+    assert c.side_labels() == ["A", "B", "I"]
+    assert c.side_of_seat() == [2, 0, 1, 0, 1]
+    assert DemosConfig(mode="2v2", players=4, seating="BBAA").side_of_seat() == [1, 1, 0, 0]
 
 
 @pytest.mark.parametrize("mode,n,seating", [

@@ -170,14 +170,15 @@ class DemosConfig:
 
     # ----------------------------------------------------------------- sides
     def side_labels(self) -> list[str]:
-        """Side label of every side, indexed by side id (individual: seats as strings)."""
+        """Side label of every side, indexed by side id (individual: seats as strings).
+
+        Team labels are in alphabetical order (A, B, I) whatever the seating, so that side
+        id ``j`` is the same team at every grid point of a seating sweep and the runner's
+        paired differences compare a team with itself.
+        """
         if self.mode == "individual":
             return [str(i) for i in range(self.players)]
-        labels: list[str] = []
-        for c in self.seating:
-            if c not in labels:
-                labels.append(c)
-        return labels
+        return sorted(set(self.seating))
 
     def side_of_seat(self) -> list[int]:
         if self.mode == "individual":

@@ -27,7 +27,7 @@ from demos_sim import ConfigError
 
 POLICY_SIG = types.int64(types.int64[:], types.int64[:], types.int64[:], types.int64,
                          types.float64[:], types.uint64[:])
-N_PARAMS = 16
+N_PARAMS = 32
 
 _plugins: list[str] = []
 

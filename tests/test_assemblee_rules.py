@@ -195,7 +195,9 @@ def test_A3_reshuffle_includes_pending():
     from demos_sim.assemblee.record import iter_records
 
     cfg = AssembleeConfig(4, {"rounds": 16, "collapse_threshold": 10 ** 6})
-    rec = next(iter_records(cfg, ["free_rider"], 1, 5))
+    # the first game of the 16 that lasts the 16 rounds (ostracism can end one early, A8)
+    rec = next(r for r in iter_records(cfg, ["free_rider"], 16, 5)
+               if len(r["rounds"]) == 16)
     decks = [r["event_deck"] for r in rec["rounds"]]
     assert all(d is None for d in decks[:15]) and sorted(decks[15]) == sorted(L.EVENTS)
     assert [r["event"] for r in rec["rounds"][:15]] == rec["event_deck"]

@@ -8,6 +8,9 @@ import numpy as np
 
 from demos_sim import ConfigError
 from demos_sim.runner.games import GameAdapter, Quantity
+from demos_sim.assemblee.layout import CHARACTERS, EVENTS, NHARM, PERSONALITIES
+
+HARMFUL = EVENTS[:NHARM]
 
 _PKG = Path(__file__).resolve().parent.parent
 # lcm(1 … 15): a win shared by any k of 15 players is exactly SCALE // k units (M1)
@@ -19,12 +22,22 @@ class AssembleeAdapter(GameAdapter):
 
     ``win_share`` is in units of 1/360360 (lcm 1…15) so that every M1 share is exact.
     A collapse (A5.3) has no winner. Persona files (``FILE.toml``) are accepted as
-    plugins.
+    plugins. The one setting, ``force_personality`` (``"SEAT=NAME[,…]"``, default none),
+    is a simulation device outside Part V (see :class:`AssembleeConfig`): it forces a
+    seat's A11 personality for paired comparisons.
+
+    Bins quantities: ``collapse_event`` / ``collapse_tip`` (one-hot over the 11 harmful
+    events: pending at the collapse / the newest pending one, whose arrival tipped the
+    total; ratios per collapse), ``char_bid`` (sum of winning bids by character, ratio
+    per ``char_sold`` = mean winning bid), ``char_sold`` and ``char_revealed`` (auctions
+    won / characters revealed per game), ``held_by`` (seats that held the character at
+    least once in the game) and ``win_if_held`` (their win share, ratio per ``held_by``),
+    ``pers_seats`` and ``win_by_pers`` (win share by A11 personality, ratio).
     """
 
     name = "assemblee"
     title = "L'Assemblée"
-    settings: dict = {}
+    settings: dict = {"force_personality": None}
     default_policy = "civic"
     quantities = (
         Quantity("win_share", "side", SCALE, rate=True, description="M1 win share"),
@@ -48,10 +61,39 @@ class AssembleeAdapter(GameAdapter):
         Quantity("ostracism_pledged", "game", description="gold pledged in ostracisms"),
         Quantity("holdings", "seat", description="rounds the seat held a character "
                  "(any of the 15)"),
+        Quantity("ost_pledged_per_proposal", "game", per="ostracism_proposals",
+                 description="gold pledged (and paid) per ostracism proposal (A8)"),
+        Quantity("exile_gold", "game", per="ostracism_passes",
+                 description="gold of the exiled player, shared out, per exile (A8)"),
+        Quantity("exile_renown", "game", per="ostracism_passes",
+                 description="renown of the exiled player, shared out, per exile (A8)"),
+        Quantity("collapse_event", "bins", rate=True, bins=HARMFUL, per="collapse",
+                 description="share of collapses with this event pending (A5.3)"),
+        Quantity("collapse_tip", "bins", rate=True, bins=HARMFUL, per="collapse",
+                 description="share of collapses whose newest pending event is this one"),
+        Quantity("char_sold", "bins", bins=CHARACTERS,
+                 description="auctions of the character won per game (A4)"),
+        Quantity("char_revealed", "bins", bins=CHARACTERS,
+                 description="rounds the character was revealed per game (A4)"),
+        Quantity("char_bid", "bins", bins=CHARACTERS, per="char_sold",
+                 description="mean winning bid (gold paid by the winner, A4)"),
+        Quantity("held_by", "bins", bins=CHARACTERS,
+                 description="seats that held the character at least once in the game"),
+        Quantity("win_if_held", "bins", SCALE, rate=True, bins=CHARACTERS, per="held_by",
+                 description="win share of a seat that held the character (M1, ratio)"),
+        Quantity("pers_seats", "bins", bins=PERSONALITIES,
+                 description="seats dealt the personality (A11)"),
+        Quantity("win_by_pers", "bins", SCALE, rate=True, bins=PERSONALITIES,
+                 per="pers_seats", description="win share of a seat with the personality"),
     )
 
     def check_setting(self, key, value):
-        raise ConfigError(f"L'Assemblée has no setting {key!r}")
+        if key != "force_personality":
+            raise ConfigError(f"L'Assemblée has no setting {key!r}")
+        from demos_sim.assemblee.rules import parse_force
+
+        parse_force(value)
+        return "none" if value is None else str(value).strip() or "none"
 
     def variant_names(self):
         from demos_sim.assemblee.rules import VARIANTS
@@ -66,15 +108,22 @@ class AssembleeAdapter(GameAdapter):
     def make_config(self, settings, players, variants):
         from demos_sim.assemblee.rules import AssembleeConfig
 
+        from demos_sim.assemblee.rules import parse_force
+
         return AssembleeConfig(players=6 if players is None else players,
-                               variants=dict(variants))
+                               variants=dict(variants),
+                               force_personality=parse_force(
+                                   settings.get("force_personality")))
 
     def labels(self, config, level):
         return [str(i) for i in range(config.players)]
 
     def describe(self, config):
-        return {"players": config.players, "variants": dict(config.variants),
-                "collapse_threshold_in_force": config.threshold}
+        d = {"players": config.players, "variants": dict(config.variants),
+             "collapse_threshold_in_force": config.threshold}
+        if config.force_personality:
+            d["force_personality"] = {str(k): v for k, v in config.force_personality.items()}
+        return d
 
     def check_policies(self, specs, players, plugins):
         from demos_sim.assemblee.policies import load_extension, resolve
@@ -100,6 +149,13 @@ class AssembleeAdapter(GameAdapter):
             exiled[:, p] = (res[:, L.R_EXILED] >> p) & 1
             killed[:, p] = (res[:, L.R_ASSASSINATED] >> p) & 1
         hold = res[:, L.R_HOLD:L.R_HOLD + L.NCHAR * L.MAXP].reshape(count, L.NCHAR, L.MAXP)
+        held = hold[:, :, :n] > 0                                   # (games, char, seat)
+        coll = res[:, L.R_COLLAPSE_EV:L.R_COLLAPSE_EV + NHARM].copy()
+        tip = res[:, L.R_COLLAPSE_NEW]
+        tip_hot = (tip[:, None] == np.arange(NHARM)[None, :]).astype(np.int64)
+        pers = res[:, L.R_PERS:L.R_PERS + n]
+        pers_hot = (pers[:, :, None] == np.arange(6)[None, None, :])   # (games, seat, pe)
+        nchar = len(CHARACTERS)
         col = lambda i: res[:, i:i + 1].copy()  # noqa: E731
         return {
             "win_share": share,
@@ -117,6 +173,18 @@ class AssembleeAdapter(GameAdapter):
             "ostracism_passes": col(L.R_OST_PASSES),
             "ostracism_pledged": col(L.R_OST_PLEDGED),
             "holdings": hold.sum(axis=1)[:, :n].copy(),
+            "ost_pledged_per_proposal": col(L.R_OST_PLEDGED),
+            "exile_gold": col(L.R_EXILE_GOLD),
+            "exile_renown": col(L.R_EXILE_REN),
+            "collapse_event": coll,
+            "collapse_tip": tip_hot,
+            "char_sold": res[:, L.R_SOLD:L.R_SOLD + nchar].copy(),
+            "char_revealed": res[:, L.R_REVEALED:L.R_REVEALED + nchar].copy(),
+            "char_bid": res[:, L.R_WINBID:L.R_WINBID + nchar].copy(),
+            "held_by": held.sum(axis=2).astype(np.int64),
+            "win_if_held": np.einsum("gcs,gs->gc", held.astype(np.int64), share),
+            "pers_seats": pers_hot.sum(axis=1).astype(np.int64),
+            "win_by_pers": np.einsum("gsk,gs->gk", pers_hot.astype(np.int64), share),
         }
 
     def source_files(self):

@@ -69,7 +69,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim.assemblee.layout import (
-    C_AKIKOS_TOTAL, C_CHECK_OBS, C_LOG, C_MINP, C_N, C_PERS, C_ROUNDS, C_THRESH,
+    C_AKIKOS_TOTAL, C_CHECK_OBS, C_FORCE, C_LOG, C_MINP, C_N, C_PERS, C_ROUNDS, C_THRESH,
     CH_ASSASSIN, CH_ATHLETE, CH_BRIGAND, CH_BROKER, CH_BUILDER, CH_COURTESAN, CH_CRIER,
     CH_GUARD, CH_HERO, CH_ORACLE, CH_PEDDLER, CH_PHILOSOPHER, CH_PRIEST, CH_SPECTACLES,
     CH_THIEF, EV_HARVEST, EV_TRIUMPH, EV_WEDDING, K_BID, K_BUY, K_NAME_MC, K_NIMOS,
@@ -86,7 +86,7 @@ from demos_sim.assemblee.layout import (
     O_ROUND, O_ROUNDS, O_SEAT, O_SEES, O_SPENT, O_TARGET, O_TARGETED, O_THRESH,
     O_TIE_WHAT, OBS_LEN, PE_AKIKOS, PE_ARTHAS, PE_LEREMAC, PE_MIRNOK, PE_NIMOS, PH_BID,
     PH_NONE, PH_OSTP, PH_PLEDGE, PH_SUPPORT, PH_VOTE, R_ASSASSINATED, R_COLLAPSE,
-    R_COLLAPSE_EV, R_COLLAPSE_PEND, R_EARLY, R_ERROR, R_EXILED, R_GOLD, R_HOLD, R_MC0,
+    R_COLLAPSE_EV, R_COLLAPSE_NEW, R_COLLAPSE_PEND, R_EARLY, R_EXILE_GOLD, R_EXILE_REN, R_ERROR, R_EXILED, R_GOLD, R_HOLD, R_MC0,
     R_NWIN, R_OST_PASSES, R_OST_PLEDGED, R_OST_PROPOSALS, R_PERS, R_PLEDGE_RESOLVED,
     R_POSTPONED, R_REN, R_REVEALED, R_ROUNDS, R_SCORE, R_SOLD, R_SPENT_RESOLVED,
     R_WINBID, R_WINMASK, RES_LEN, RNG_CHANCE, RNG_SCRAMBLE, S_ARTHAS_USED, S_BIDS,
@@ -329,6 +329,7 @@ def init_state(cfg, key, st, obs, prng, res):
         obs[i] = 0
     for i in range(RES_LEN):
         res[i] = 0
+    res[R_COLLAPSE_NEW] = -1
     st[S_IN] = (np.int64(1) << n) - 1
     st[S_NIN] = n
     st[S_ORACLE_NEXT] = -1
@@ -387,8 +388,17 @@ def setup(st, cfg, obs, prng, key, log, res):
                 for i in range(6):
                     pile[i] = i
                 shuffle_inplace(pile, 6, prng, RNG_CHANCE)
-            pe = pile[p % 6]
-            st[S_PERS + p] = pe
+            st[S_PERS + p] = pile[p % 6]
+        for p in range(n):          # force_personality (a runner setting, not Part V):
+            f = cfg[C_FORCE + p]    # the seat swaps with the first seat dealt that one
+            if f >= 0 and st[S_PERS + p] != f:
+                for q in range(n):
+                    if q != p and st[S_PERS + q] == f and cfg[C_FORCE + q] != f:
+                        st[S_PERS + q] = st[S_PERS + p]
+                        break
+                st[S_PERS + p] = f
+        for p in range(n):
+            pe = st[S_PERS + p]
             obs[O_PERS + p] = pe
             res[R_PERS + p] = pe
             _log(cfg, log, L_PERS, p, pe, 0, 0, 0)
@@ -701,6 +711,8 @@ def _collapse(st, cfg, log, res):
             mask |= _bit(st[S_PEND_EV + i])
         res[R_COLLAPSE] = 1
         res[R_COLLAPSE_PEND] = mask
+        if st[S_NPEND] > 0:
+            res[R_COLLAPSE_NEW] = st[S_PEND_EV + st[S_NPEND] - 1]
         for e in range(NHARM):
             if (mask >> e) & 1:
                 res[R_COLLAPSE_EV + e] = 1
@@ -903,6 +915,8 @@ def _ostracism(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
         res[R_EXILED] |= _bit(target)
         g = st[S_GOLD + target]
         r = st[S_REN + target]
+        res[R_EXILE_GOLD] += g
+        res[R_EXILE_REN] += r
         was_mc = st[S_MC] == target
         _remove(st, obs, cfg, target)
         left = st[S_NIN]

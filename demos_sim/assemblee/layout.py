@@ -45,7 +45,9 @@ C_PERS = 4          # personalities on
 C_AKIKOS_TOTAL = 5  # akikos_income: 0 bonus, 1 total
 C_CHECK_OBS = 6
 C_LOG = 7
-CFG_LEN = 8
+C_FORCE = 8         # MAXP: personality forced on each seat (-1 none); a runner setting
+                    # (force_personality), not a Part V variant: records never carry it
+CFG_LEN = C_FORCE + MAXP
 
 # ---------------------------------------------------------------- st
 S_ROUND = 0
@@ -180,7 +182,11 @@ R_WINBID = R_HOLD + NCHAR * MAXP    # NCHAR sum of winning bids (paid)
 R_SOLD = R_WINBID + NCHAR           # NCHAR auctions won
 R_REVEALED = R_SOLD + NCHAR         # NCHAR rounds revealed
 R_COLLAPSE_EV = R_REVEALED + NCHAR  # NHARM collapses with this event pending (count 0/1)
-RES_LEN = R_COLLAPSE_EV + NHARM
+R_COLLAPSE_NEW = R_COLLAPSE_EV + NHARM  # the newest pending event at the collapse
+                                        # (the one that tipped the total), -1 otherwise
+R_EXILE_GOLD = R_COLLAPSE_NEW + 1   # gold of the exiled players, shared out (A8)
+R_EXILE_REN = R_EXILE_GOLD + 1      # renown of the exiled players, shared out (A8)
+RES_LEN = R_EXILE_REN + 1
 
 # ---------------------------------------------------------------- event log (records)
 from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)

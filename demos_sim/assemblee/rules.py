@@ -51,7 +51,7 @@ def check_variant(name: str, value: Any) -> Any:
                               f"got {value!r}")
         return int(value)
     if name == "collapse_threshold":
-        if value is None:
+        if value is None or value == "null":     # TOML has no null: "null" in files
             return None
         if not _is_int(value) or value < 1:
             raise ConfigError(f"variant collapse_threshold must be null or an integer >= 1, "
@@ -93,10 +93,17 @@ class AssembleeConfig:
     ----------
     players : 4–15 (Part A).
     variants : any subset of the L'Assemblée variants of Part V; the rest take defaults.
+    force_personality : ``{seat: personality name}`` — a simulation setting outside Part V
+        (records never carry it), for paired personality comparisons: with
+        ``personalities = true`` the personalities are dealt as A11 says, then each named
+        seat takes the one given, swapping with the first other seat dealt it (so the
+        others' deal changes by one swap at most). Without ``personalities = true`` no
+        personality is dealt and it has no effect.
     """
 
     players: int = 6
     variants: dict = field(default_factory=dict)
+    force_personality: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if not _is_int(self.players):
@@ -108,6 +115,16 @@ class AssembleeConfig:
             v.setdefault(name, default)
         object.__setattr__(self, "variants", {k: v[k] for k in VARIANTS})
         object.__setattr__(self, "players", int(self.players))
+        force = {}
+        for seat, name in dict(self.force_personality or {}).items():
+            if not _is_int(seat) or not 0 <= seat < self.players:
+                raise ConfigError(f"force_personality: seat must be 0–{self.players - 1}, "
+                                  f"got {seat!r}")
+            if name not in L.PERSONALITIES:
+                raise ConfigError(f"force_personality: unknown personality {name!r} "
+                                  f"(known: {', '.join(L.PERSONALITIES)})")
+            force[int(seat)] = name
+        object.__setattr__(self, "force_personality", dict(sorted(force.items())))
 
     @property
     def threshold(self) -> int:
@@ -129,4 +146,25 @@ class AssembleeConfig:
         a[L.C_AKIKOS_TOTAL] = v["akikos_income"] == "total"
         a[L.C_CHECK_OBS] = check_obs
         a[L.C_LOG] = log
+        a[L.C_FORCE:L.C_FORCE + L.MAXP] = -1
+        for seat, name in self.force_personality.items():
+            a[L.C_FORCE + seat] = L.PERSONALITIES.index(name)
         return a
+
+
+def parse_force(value: Any) -> dict:
+    """``"0=nimos,3=ulios"`` (or ``"none"``/``""``) -> ``{0: "nimos", 3: "ulios"}``."""
+    if value is None or (isinstance(value, str) and value.strip() in ("", "none")):
+        return {}
+    if not isinstance(value, str):
+        raise ConfigError(f"force_personality must be a string like \"0=nimos\", got {value!r}")
+    out = {}
+    for item in value.split(","):
+        seat, sep, name = item.strip().partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise ConfigError(f"force_personality expects SEAT=NAME[,SEAT=NAME], got {value!r}")
+        if name.strip() not in L.PERSONALITIES:
+            raise ConfigError(f"force_personality: unknown personality {name.strip()!r} "
+                              f"(known: {', '.join(L.PERSONALITIES)})")
+        out[int(seat)] = name.strip()
+    return out

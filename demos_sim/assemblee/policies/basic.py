@@ -12,6 +12,11 @@ a third of its gold, the gold it takes or the renown it removes from the chosen 
 (``spend``); the bid is ``bid_per_point`` gold per point plus noise, within the share of
 gold not held in ``reserve``. Pledges are the fair share ``ceil(cost / players)`` or
 nothing, as ``pledge`` says. Ties (as MC) go to itself, else to the weakest tied player.
+Every tie among equally good options (the leader, the richest, the weakest, the votes)
+is broken at random from the policy's own stream, never by seat order (a first-option
+rule made seat 0 the honours' target of every civic vote and exiled it in 79% of
+10-player games). ``never_bid`` (parameters 16 + character id; restricted forms
+``NAME:no_<character>``) makes a seat abstain on chosen characters.
 """
 
 import numpy as np
@@ -32,6 +37,7 @@ from demos_sim.rng import below
 (P_BID, P_NOISE, P_RESERVE, P_ATTACK, P_PLEDGE, P_PLEDGE_MULT, P_COND, P_SPEND,
  P_TARGET_LEADER, P_PROPOSE, P_PROPOSE_MARGIN, P_SUPPORT_MARGIN, P_OST_PLEDGE,
  P_ASSASSINATE, P_VOTE, P_BUY) = range(16)
+P_NEVER_BID = 16          # 16 + character id: 1.0 = never bid on that character
 
 # A6: the character that resolves each harmful event (ids 0–10)
 _RESOLVER = np.array((CH_ORACLE, CH_PEDDLER, CH_PRIEST, CH_ATHLETE, CH_ASSASSIN, CH_BUILDER,
@@ -52,16 +58,22 @@ def _score(obs, p):
 
 
 @njit(cache=True)
-def _leader(obs, seat):
-    """The other player in the game with the highest score (ties: lowest seat)."""
+def _leader(obs, seat, rng):
+    """The other player in the game with the highest score (ties: at random)."""
     best = -1
     who = -1
+    nt = 0
     for q in range(obs[O_N]):
         if q != seat and (obs[O_IN] >> q) & 1:
             s = _score(obs, q)
             if s > best:
                 best = s
                 who = q
+                nt = 1
+            elif s == best:
+                nt += 1
+                if below(rng, 0, nt) == 0:
+                    who = q
     return who
 
 
@@ -76,14 +88,23 @@ def _runner_up(obs, leader):
 
 
 @njit(cache=True)
-def _best_other(obs, seat, off):
-    """The other player in the game with the most of ``obs[off + q]`` (gold or renown)."""
+def _best_other(obs, seat, off, rng):
+    """The other player in the game with the most of ``obs[off + q]`` (gold or renown;
+    ties at random)."""
     best = -1
     who = -1
+    nt = 0
     for q in range(obs[O_N]):
-        if q != seat and (obs[O_IN] >> q) & 1 and obs[off + q] > best:
-            best = obs[off + q]
-            who = q
+        if q != seat and (obs[O_IN] >> q) & 1:
+            x = obs[off + q]
+            if x > best:
+                best = x
+                who = q
+                nt = 1
+            elif x == best:
+                nt += 1
+                if below(rng, 0, nt) == 0:
+                    who = q
     return who
 
 
@@ -95,7 +116,7 @@ def _fair_share(obs, params):
 
 
 @njit(cache=True)
-def _value(obs, params, seat, c):
+def _value(obs, params, seat, c, rng):
     """What holding character ``c`` this round is worth to ``seat``, in score points."""
     a = params[P_ATTACK]
     v = 0.0
@@ -104,18 +125,18 @@ def _value(obs, params, seat, c):
     elif c == CH_GUARD:
         v = 0.5
     elif c == CH_THIEF:
-        q = _leader(obs, seat) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_GOLD)
+        q = _leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_GOLD, rng)
         if q >= 0:
             v = a * (obs[O_GOLD + q] // 2) / 3.0
     elif c == CH_ASSASSIN:
-        q = _leader(obs, seat)
+        q = _leader(obs, seat, rng)
         if params[P_ASSASSINATE] > 0 and q >= 0:
             lead = _score(obs, q) - _score(obs, seat)
             v = a * max(0.0, lead * params[P_ASSASSINATE] - 10.0) / 2.0
     elif c == CH_PEDDLER:
         v = 7.0 / 3.0
     elif c == CH_COURTESAN:
-        q = _leader(obs, seat) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_REN)
+        q = _leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_REN, rng)
         if q >= 0:
             v = a * 0.4 * min(4, obs[O_REN + q])
     elif c == CH_ORACLE:
@@ -147,7 +168,7 @@ def _value(obs, params, seat, c):
 def _bid(obs, params, rng, seat):
     c = obs[O_CHAR]
     g = obs[O_MAX]
-    v = _value(obs, params, seat, c)
+    v = _value(obs, params, seat, c, rng)
     b = int(v * params[P_BID])
     if b > 0 and params[P_NOISE] > 0:
         b += below(rng, 0, int(params[P_NOISE]) + 1)
@@ -163,13 +184,17 @@ def _bid(obs, params, rng, seat):
         b = top
     if c == CH_ASSASSIN and b > g - 25:   # keep the 25 gold of the kill
         b = max(0, g - 25)
+    if params[P_NEVER_BID + c] > 0:   # never_bid: abstain (after the same random draws,
+        return 0                      # so the seat's stream stays paired with the free form)
     return max(0, min(b, g))
 
 
 @njit(cache=True)
-def _weakest(obs, opts, n_opts):
+def _weakest(obs, opts, n_opts, rng):
+    """The option (a seat) with the lowest score; ties at random."""
     best = 1 << 40
     k = 0
+    nt = 0
     for i in range(n_opts):
         q = opts[i]
         if q >= 0:
@@ -177,6 +202,11 @@ def _weakest(obs, opts, n_opts):
             if s < best:
                 best = s
                 k = i
+                nt = 1
+            elif s == best:
+                nt += 1
+                if below(rng, 0, nt) == 0:
+                    k = i
     return k
 
 
@@ -214,7 +244,7 @@ def persona(cfg, obs, opts, n_opts, params, rng):
         c = obs[O_CHAR]
         guard = obs[O_HOLDS + CH_GUARD]
         if c == CH_ASSASSIN:
-            q = _leader(obs, seat)
+            q = _leader(obs, seat, rng)
             if (params[P_ASSASSINATE] > 0 and q >= 0 and q != guard and
                     (_score(obs, q) - _score(obs, seat)) * params[P_ASSASSINATE] >= 10):
                 for i in range(n_opts):
@@ -222,11 +252,11 @@ def persona(cfg, obs, opts, n_opts, params, rng):
                         return i
             return 0                                  # decline
         if params[P_TARGET_LEADER] > 0:
-            q = _leader(obs, seat)
+            q = _leader(obs, seat, rng)
         elif c == CH_COURTESAN:
-            q = _best_other(obs, seat, O_REN)
+            q = _best_other(obs, seat, O_REN, rng)
         else:
-            q = _best_other(obs, seat, O_GOLD)
+            q = _best_other(obs, seat, O_GOLD, rng)
         best = 0
         for i in range(n_opts):
             if opts[i] == q:
@@ -240,7 +270,7 @@ def persona(cfg, obs, opts, n_opts, params, rng):
         return n_opts - 1 if params[P_BUY] > 0 else 0
     if kind == K_PROPOSE:
         if params[P_PROPOSE] > 0:
-            q = _leader(obs, seat)
+            q = _leader(obs, seat, rng)
             if q >= 0 and _score(obs, q) - _runner_up(obs, q) >= params[P_PROPOSE_MARGIN]:
                 for i in range(n_opts):
                     if opts[i] == q:
@@ -257,23 +287,29 @@ def persona(cfg, obs, opts, n_opts, params, rng):
     if kind == K_VOTE:
         mode = int(params[P_VOTE])
         if mode == 0:
-            return _weakest(obs, opts, n_opts)
+            return _weakest(obs, opts, n_opts, rng)
         best = -1
         k = 0
+        nt = 0
         for i in range(n_opts):
             q = opts[i]
             s = obs[O_PLEDGED + q] if mode == 1 else _score(obs, q)
             if s > best:
                 best = s
                 k = i
+                nt = 1
+            elif s == best:            # ties at random, never by seat order
+                nt += 1
+                if below(rng, 0, nt) == 0:
+                    k = i
         return k
     if kind == K_TIE:
         for i in range(n_opts):
             if opts[i] == seat:
                 return i
-        return _weakest(obs, opts, n_opts)
+        return _weakest(obs, opts, n_opts, rng)
     if kind == K_NAME_MC:
-        return _weakest(obs, opts, n_opts)
+        return _weakest(obs, opts, n_opts, rng)
     if kind == K_NIMOS:
         # raise by 1 when that makes the seat the strict top bid, lower when it leads by 2+
         pos = obs[O_POS]
@@ -283,7 +319,7 @@ def persona(cfg, obs, opts, n_opts, params, rng):
             if q != seat and (obs[O_IN] >> q) & 1:
                 other = max(other, obs[O_BIDS + pos * MAXP + q])
         want = 0
-        if mine == other and _value(obs, params, seat, obs[O_CHAR]) * params[P_BID] > mine:
+        if mine == other and _value(obs, params, seat, obs[O_CHAR], rng) * params[P_BID] > mine:
             want = 1
         elif mine >= other + 2:
             want = -1

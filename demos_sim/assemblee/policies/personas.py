@@ -9,6 +9,8 @@ Each table of a personas file is one policy::
 
 Keys (all optional; defaults are ``civic``'s unless ``base`` says otherwise) — see
 ``personas.toml`` for their meaning. Unknown keys or bad values are a one-line error.
+Every persona also has the restricted forms ``NAME:no_<character>`` (e.g.
+``civic:no_thief``): the persona with ``never_bid = ["thief"]``.
 """
 
 from __future__ import annotations
@@ -41,13 +43,29 @@ PARAMS = {
     "assassinate": (13, "float"),
     "vote": (14, VOTE_MODES),
     "buy": (15, "bool"),
+    "never_bid": (16, "characters"),   # list of character names: 1.0 at 16 + id
 }
 
+def _never_bid_flags() -> dict[str, int]:
+    from demos_sim.assemblee.layout import CHARACTERS
+
+    return {f"no_{c}": 16 + i for i, c in enumerate(CHARACTERS)}
+
+
+# restricted forms NAME:no_<character> of every persona (never_bid of that one character)
+NEVER_BID_FLAGS = _never_bid_flags()
 BUILTIN_FILE = Path(__file__).resolve().parent.parent / "personas.toml"
 
 
 def _value(name: str, key: str, raw):
     idx, kind = PARAMS[key]
+    if kind == "characters":
+        from demos_sim.assemblee.layout import CHARACTERS
+
+        if not isinstance(raw, list) or not all(c in CHARACTERS for c in raw):
+            raise ConfigError(f"persona {name!r}: never_bid must be a list of character names "
+                              f"({', '.join(CHARACTERS)}), got {raw!r}")
+        return raw
     if kind == "bool":
         if not isinstance(raw, bool):
             raise ConfigError(f"persona {name!r}: {key} must be true or false, got {raw!r}")
@@ -76,7 +94,9 @@ def parse_personas(text: str, source: str, known: dict[str, np.ndarray]) -> dict
             raise ConfigError(f"personas file {source!r}: bad persona name {name!r}")
         base = table.get("base", "civic" if name != "civic" else None)
         if base is None:
-            params = np.zeros(16, np.float64)
+            from demos_sim.registry import N_PARAMS
+
+            params = np.zeros(N_PARAMS, np.float64)
         else:
             pool = {**known, **{k: v[0] for k, v in out.items()}}
             if base not in pool:
@@ -88,7 +108,15 @@ def parse_personas(text: str, source: str, known: dict[str, np.ndarray]) -> dict
             if key not in PARAMS:
                 raise ConfigError(f"persona {name!r}: unknown key {key!r} "
                                   f"(known: {', '.join(PARAMS)})")
-            params[PARAMS[key][0]] = _value(name, key, raw)
+            val = _value(name, key, raw)
+            if key == "never_bid":
+                from demos_sim.assemblee.layout import CHARACTERS
+
+                params[16:16 + len(CHARACTERS)] = 0.0
+                for c in val:
+                    params[16 + CHARACTERS.index(c)] = 1.0
+            else:
+                params[PARAMS[key][0]] = val
         out[name] = (params, str(table.get("description", f"persona from {source}")))
     return out
 
@@ -101,7 +129,7 @@ def register_personas(personas: dict, allow_replace: bool) -> None:
         if not allow_replace and name in REGISTRY._policies:
             raise ConfigError(f"persona {name!r} is already registered (built-in policies "
                               "cannot be redefined; choose another name)")
-        REGISTRY.register(name, params=params, description=desc)(persona)
+        REGISTRY.register(name, params=params, description=desc, flags=NEVER_BID_FLAGS)(persona)
 
 
 def builtin_params() -> dict[str, np.ndarray]:

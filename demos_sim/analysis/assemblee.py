@@ -496,7 +496,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     ev = ev[ev["kind"] == "pending"]
     for (bot, pop), g in ev.groupby(["bot", "population"], sort=False):
         g = g.sort_values("share", ascending=False).head(3)
-        if len(g):
+        if len(g) and g["collapses"].iloc[0] >= 20:     # too few collapses say nothing
             found.append(f"[{bot}] all {pop}: events most often pending at a collapse "
                          f"({int(g['collapses'].iloc[0])} collapses): " + "; ".join(
                              f"{r.event} {r.share:.2f} {_iv(r.ci_low, r.ci_high, '{:.2f}')}"

@@ -40,19 +40,37 @@ def _check_game(game):
                           f"(available: {', '.join(GAMES)})")
 
 
+def parse_set(items: list[str] | None) -> dict:
+    """``--set`` items, ``["max_rounds=5", "no_trio_winner=points"]`` -> dict of variants;
+    VALUE is JSON when it parses (numbers, true/false, null, lists), a string otherwise."""
+    import json
+
+    out: dict = {}
+    for item in items or []:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[name.strip()] = value
+    return out
+
+
 def _config(args):
-    from demos_sim.demos.rules import MODE_PLAYERS, DemosConfig, parse_set
+    from demos_sim.demos.rules import MODE_PLAYERS, DemosConfig
 
     _check_game(args.game)
     if args.game == "assemblee":   # Part A
-        from demos_sim.assemblee.rules import AssembleeConfig, parse_set as a_parse_set
+        from demos_sim.assemblee.rules import AssembleeConfig
 
         for opt, val in (("--rules", args.rules), ("--seating", args.seating),
                          ("--mode", args.mode), ("--level", args.level)):
             if val is not None:
                 raise ConfigError(f"{opt} does not apply to L'Assemblée")
         return AssembleeConfig(players=6 if args.players is None else args.players,
-                               variants=a_parse_set(args.set))
+                               variants=parse_set(args.set))
     if args.game == "protocole":
         from demos_sim.protocole.rules import ProtocoleConfig
 

@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.robustness import sign_flips
+
 from demos_sim.analysis.stats import adjust, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
@@ -231,12 +233,10 @@ def _swing_table(diffs: pd.DataFrame, refs: pd.DataFrame,
 
 # ------------------------------------------------------------------------------ plots
 def _figure(n_panels: int, height: float = 3.6, width: float = 5.0):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from demos_sim.analysis.plotting import figure
 
-    fig = Figure(figsize=(max(5.5, width * n_panels), height), dpi=110, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig, [fig.add_subplot(1, n_panels, i + 1) for i in range(n_panels)]
+    fig, ax = figure(n_panels, 1, width, height, min_width=5.5)
+    return fig, list(ax[0])
 
 
 def _bots(df) -> list[str]:
@@ -474,12 +474,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                      f"{'no winner' if big.metric == 'no_winner' else big.side} "
                      f"{_pp(big.effect)} pts {_ci(big.effect_ci_low, big.effect_ci_high)}.")
     # sign flips across bots within this analysis (item 8 also checks them globally)
-    kf = key_figures(tables)
-    for fig_name, g in kf.groupby("figure"):
-        s = {b: (1 if lo > 0 else -1 if hi < 0 else 0)
-             for b, lo, hi in zip(g["bot"], g["ci_low"], g["ci_high"])}
-        if 1 in s.values() and -1 in s.values():
-            flags.append(f"sign flips between bots: {fig_name} ({s})")
+    flags += sign_flips(key_figures(tables))
     return found, flags
 
 

@@ -39,6 +39,16 @@ def _sign(lo: float, hi: float) -> int:
     return 0
 
 
+def sign_flips(kf: pd.DataFrame) -> list[str]:
+    """One line per figure of ``kf`` (key figures) whose sign flips between bots."""
+    out = []
+    for fig_name, g in kf.groupby("figure", sort=False):
+        s = {b: _sign(lo, hi) for b, lo, hi in zip(g["bot"], g["ci_low"], g["ci_high"])}
+        if 1 in s.values() and -1 in s.values():
+            out.append(f"sign flips between bots: {fig_name} ({s})")
+    return out
+
+
 def collect(out: Path) -> pd.DataFrame:
     """Key figures of every analysis section written under ``out``."""
     from demos_sim.analysis.suite import ANALYSES, SECTION, load_tables, module

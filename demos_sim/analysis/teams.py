@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.robustness import sign_flips
+
 from demos_sim.analysis.stats import Z95, adjust, p_value
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
@@ -368,14 +370,10 @@ def build(out, workers: int = 1, games: int | None = None, quiet: bool = False):
 
 # ------------------------------------------------------------------------------- plots
 def _figure(n_panels: int, height: float = 3.8, width: float = 5.0, rows: int = 1):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from demos_sim.analysis.plotting import figure
 
-    fig = Figure(figsize=(max(5.5, width * n_panels), height * rows), dpi=110,
-                 layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig, [[fig.add_subplot(rows, n_panels, r * n_panels + i + 1)
-                  for i in range(n_panels)] for r in range(rows)]
+    fig, ax = figure(n_panels, rows, width, height, min_width=5.5)
+    return fig, [list(r) for r in ax]
 
 
 def _err(mean, lo, hi):
@@ -534,12 +532,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             flags.append(f"{bot}, {mode}: mirror seatings (A and B swapped) give different "
                          f"shares on the same deals ({', '.join(sorted(set(bad))[:4])}): the "
                          "engine treats the team labels differently.")
-    kf = key_figures(tables)
-    for fig_name, g in kf.groupby("figure"):
-        s = {b: (1 if lo > 0 else -1 if hi < 0 else 0)
-             for b, lo, hi in zip(g["bot"], g["ci_low"], g["ci_high"])}
-        if 1 in s.values() and -1 in s.values():
-            flags.append(f"sign flips between bots: {fig_name} ({s})")
+    flags += sign_flips(key_figures(tables))
     return found, flags
 
 

@@ -164,12 +164,9 @@ def _tables(folder: Path, s: dict, rungs: pd.DataFrame, spec) -> dict[str, pd.Da
 
 
 def _figure(w=6.0, h=4.2):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from demos_sim.analysis.plotting import figure
 
-    fig = Figure(figsize=(w, h), dpi=110, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
+    return figure(1, 1, w, h)[0]
 
 
 def _params(tables) -> list[str]:

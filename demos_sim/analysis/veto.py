@@ -217,12 +217,9 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 # ------------------------------------------------------------------ plots
 def _fig(ncols: int, nrows: int = 1, w: float = 4.6, h: float = 3.6):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from demos_sim.analysis.plotting import figure
 
-    fig = Figure(figsize=(w * ncols, h * nrows), dpi=110, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig, fig.subplots(nrows, ncols, squeeze=False)
+    return figure(ncols, nrows, w, h)
 
 
 def plots(tables: dict, folder: Path) -> list[str]:

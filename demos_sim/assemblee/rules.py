@@ -4,13 +4,12 @@ An :class:`AssembleeConfig` is frozen and validated on construction: an invalid
 configuration raises :class:`demos_sim.ConfigError` with a one-line message before
 anything runs. ``to_array()`` packs it into the int64 vector the kernels read (offsets
 in :mod:`demos_sim.assemblee.layout`). ``--set`` values are parsed by
-:func:`parse_set` (JSON when it parses, a string otherwise).
+:func:`demos_sim.cli.parse_set` (JSON when it parses, a string otherwise).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,21 +67,6 @@ def check_variant(name: str, value: Any) -> Any:
     if value not in ("bonus", "total"):
         raise ConfigError(f"variant akikos_income must be one of bonus, total, got {value!r}")
     return value
-
-
-def parse_set(items: list[str] | None) -> dict[str, Any]:
-    """``["rounds=7", "akikos_income=total"]`` -> dict; VALUE is JSON when it parses."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        name, sep, raw = item.partition("=")
-        if not sep or not name.strip():
-            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[name.strip()] = value
-    return out
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ class DemosAdapter(GameAdapter):
     name = "demos"
     title = "DĒMOS"
     settings = {"rules": "full", "mode": "individual", "seating": None}
+    policies_module = "demos_sim.demos.policies"
     default_policy = "greedy"
     quantities = (
         Quantity("win_share", "side", SHARE_SCALE, rate=True,
@@ -125,14 +126,6 @@ class DemosAdapter(GameAdapter):
     def describe(self, config):
         return {"rules": config.rules, "mode": config.mode, "players": config.players,
                 "seating": config.seating, "variants": dict(config.variants)}
-
-    def check_policies(self, specs, players, plugins):
-        from demos_sim.demos.policies import resolve
-        from demos_sim.registry import load_plugin
-
-        for plugin in plugins:
-            load_plugin(plugin)
-        return [p.name for p in resolve(list(specs), players)]
 
     def play(self, config, specs, plugins, seed, chunk, count):
         from demos_sim.demos import layout as L

@@ -9,7 +9,6 @@ read (offsets in :mod:`demos_sim.demos.layout`).
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,21 +74,6 @@ def check_variant(name: str, value: Any) -> Any:
     if value not in kind:
         raise ConfigError(f"variant {name} must be one of {', '.join(kind)}, got {value!r}")
     return value
-
-
-def parse_set(items: list[str] | None) -> dict[str, Any]:
-    """``["max_rounds=5", "no_trio_winner=points"]`` -> dict; VALUE is JSON when it parses."""
-    out: dict[str, Any] = {}
-    for item in items or []:
-        name, sep, raw = item.partition("=")
-        if not sep or not name:
-            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        out[name.strip()] = value
-    return out
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,7 @@ class ProtocoleAdapter(GameAdapter):
     name = "protocole"
     title = "Protocole"
     settings = {"mode": "each", "level": None}
+    policies_module = "demos_sim.protocole.policies"
     default_policy = "cautious"
     quantities = (
         Quantity("win_share", "side", SHARE_SCALE, rate=True,
@@ -100,14 +101,6 @@ class ProtocoleAdapter(GameAdapter):
     def describe(self, config):
         return {"mode": config.mode, "level": config.level, "players": config.players,
                 "variants": dict(config.variants)}
-
-    def check_policies(self, specs, players, plugins):
-        from demos_sim.protocole.policies import resolve
-        from demos_sim.registry import load_plugin
-
-        for plugin in plugins:
-            load_plugin(plugin)
-        return [p.name for p in resolve(list(specs), players)]
 
     def play(self, config, specs, plugins, seed, chunk, count):
         from demos_sim.protocole import layout as L

@@ -56,13 +56,10 @@ def _load(results_dir: Path):
 
 # ------------------------------------------------------------------ plots
 def _figure(n_panels: int, height: float = 3.6):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from demos_sim.analysis.plotting import figure
 
-    fig = Figure(figsize=(max(5.5, 5.0 * n_panels), height), dpi=110, layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, n_panels, squeeze=False)[0]
-    return fig, axes
+    fig, ax = figure(n_panels, 1, 5.0, height, min_width=5.5)
+    return fig, ax[0]
 
 
 def _png(fig) -> bytes:

@@ -100,8 +100,18 @@ class GameAdapter:
         """The configuration as plain JSON (every variant with its value in force)."""
         raise NotImplementedError
 
+    policies_module: str = ""     # the game's policy module (a ``resolve`` function)
+
     def check_policies(self, specs: list[str], players: int, plugins: list[str]) -> list[str]:
-        raise NotImplementedError
+        """Load ``plugins``, resolve ``specs`` (one-line error on an unknown policy)."""
+        import importlib
+
+        from demos_sim.registry import load_plugin
+
+        for plugin in plugins:
+            load_plugin(plugin)
+        return [p.name for p in importlib.import_module(self.policies_module).resolve(
+            list(specs), players)]
 
     def play(self, config, specs: list[str], plugins: tuple, seed: int, chunk: int,
              count: int) -> dict[str, np.ndarray]:

@@ -132,3 +132,17 @@ def test_plots(tabs, tmp_path):
     names = teams.plots(tabs, tmp_path)
     assert set(names) == {"sides.png", "unfairness.png", "decided_2v2p1.png"}
     assert all((tmp_path / n).stat().st_size > 0 for n in names)
+
+
+def test_tuner_cross_check(tabs):
+    """Item 3 through the tuner of item 6: one exhaustive tune per single change, whose
+    best is one of the values it searched and whose interval contains its estimate."""
+    from demos_sim.analysis.teams import TUNE_FILES
+
+    t = tabs["tuner"]
+    assert len(t) == len(TUNE_FILES)
+    assert t["search"].str.startswith("exhaustive").all()
+    assert (t["best_ci_low"] <= t["best_parity"]).all()
+    assert (t["best_parity"] <= t["best_ci_high"]).all()
+    vetoes = t[t["parameter"] == "team_vetoes"]
+    assert len(vetoes) == 1 and 0 <= int(vetoes["best"].iloc[0]) <= 4

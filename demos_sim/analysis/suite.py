@@ -54,8 +54,8 @@ ANALYSES = {
     "game_shape": "demos_sim.analysis.game_shape",
     "tuning": "demos_sim.analysis.tuning",
     "variants": "demos_sim.analysis.variants",
-    "robustness": "demos_sim.analysis.robustness",
     "assemblee": "demos_sim.analysis.assemblee",
+    "robustness": "demos_sim.analysis.robustness",   # last: it reads the other sections
 }
 EXPERIMENTS_DIR = Path(__file__).resolve().parent.parent.parent / "experiments" / "analyses"
 DEFAULT_OUT = Path("results") / "analyses"

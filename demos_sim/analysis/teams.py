@@ -52,10 +52,16 @@ METHOD = (
     "screen are Holm-adjusted (family-wise 5%, within mode and bot). The best option and "
     "the runner-up are replayed with the default on fresh deals (a second seed, so the "
     "selection does not bias them) and compared by the paired per-game difference of their "
-    "worst side's signed gap (95% interval).")
+    "worst side's signed gap (95% interval). The same question is also put to the "
+    "generic tuner (demos-sim tune, item 6): one tune file per single change (a seating, "
+    "or team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, "
+    "raced on fresh deals, 95% paired bootstrap intervals (table tuner).")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
-SHOW = ["summary", "confirm", "options", "decided"]
+SHOW = ["summary", "confirm", "tuner", "options", "decided"]
+# the same question through the generic tuner (item 6): one file per single rule change
+TUNE_FILES = {"teams_tune_2v2_seating": "2v2", "teams_tune_2v3_seating": "2v3",
+              "teams_tune_2v3_team_vetoes": "2v3", "teams_tune_2v2p1_seating": "2v2+1"}
 MODES = {"teams_2v2": "2v2", "teams_2v3": "2v3", "teams_2v3_vetoes": "2v3",
          "teams_2v2p1": "2v2+1"}
 DEFAULT_SEATING = {"2v2": "ABAB", "2v3": "ABABB", "2v2+1": "ABABI"}
@@ -365,7 +371,48 @@ def build(out, workers: int = 1, games: int | None = None, quiet: bool = False):
         print(f"  fresh-deal check of best / runner-up / default "
               f"({time.perf_counter() - t0:.1f} s)", flush=True)
     t["summary"] = _summary(t["options"], t["confirm"])
+    t["tuner"] = tuner_check(Path(out), workers, games, quiet)
     return t, runs
+
+
+def tuner_check(out: Path, workers: int = 1, games: int | None = None,
+                quiet: bool = True) -> pd.DataFrame:
+    """The closest-to-fair single change found by ``demos-sim tune`` (exhaustive over each
+    file's one parameter, racing on fresh deals), first rung only: side parity = max − min
+    side win share, its 95% bootstrap interval, and the paired differences from the
+    default setting and the runner-up."""
+    from demos_sim.analysis.suite import experiment_path
+    from demos_sim.analysis.tuner import load_tune, tune
+
+    bot = next(iter(RUNGS))
+    rows = []
+    for stem, mode in TUNE_FILES.items():
+        spec = load_tune(experiment_path(stem), bot=bot)
+        if games is not None:
+            spec = spec.with_budget(games=games, final_games=4 * games)
+        s = tune(spec, out=out / "runs" / spec.name, workers=workers, quiet=True)
+        if not quiet:
+            print(f"  tuned {spec.name}: {s['search']['description']} ({s['wall_s']:.1f} s)",
+                  flush=True)
+        (param,) = s["params"]
+        row = {"mode": mode, "parameter": param, "bot": bot,
+               "search": s["search"]["description"], "default": s["default"]["values"][param],
+               "default_parity": s["default"]["side_parity"]["value"],
+               "best": s["best"]["values"][param],
+               "best_parity": s["best"]["side_parity"]["value"],
+               "best_ci_low": s["best"]["side_parity"]["ci95"][0],
+               "best_ci_high": s["best"]["side_parity"]["ci95"][1],
+               "games": s["racing"]["final_games"]}
+        for key, name in (("best_minus_default", "vs_default"),
+                          ("best_minus_runner_up", "vs_runner_up")):
+            d = s.get(key)
+            if d is not None:
+                row.update({f"{name}_diff": d["objective_diff"],
+                            f"{name}_ci_low": d["ci95"][0], f"{name}_ci_high": d["ci95"][1]})
+        ru = s.get("runner_up")
+        row["runner_up"] = None if ru is None else ru["values"][param]
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------- plots
@@ -533,6 +580,17 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                          f"shares on the same deals ({', '.join(sorted(set(bad))[:4])}): the "
                          "engine treats the team labels differently.")
     flags += sign_flips(key_figures(tables))
+    tu = tables.get("tuner")
+    if tu is not None and len(tu):
+        nan = float("nan")
+        for r in tu.itertuples():
+            vd = [getattr(r, f"vs_default_{k}", nan) for k in ("diff", "ci_low", "ci_high")]
+            found.append(
+                f"tuner ({r.bot}, {r.search}): in {r.mode} the {r.parameter} closest to side "
+                f"parity is {r.best} (max - min side share {_p(r.best_parity)} pts "
+                f"[{_p(r.best_ci_low)}, {_p(r.best_ci_high)}]; default {r.default}: "
+                f"{_p(r.default_parity)}; best - default {_p(vd[0])} pts "
+                f"[{_p(vd[1])}, {_p(vd[2])}], {r.games} games).")
     return found, flags
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import jsonschema
-import numpy as np
 import pytest
+
+from contract import SCHEMA_PATH
 
 from demos_sim.assemblee import engine as E
 from demos_sim.assemblee import layout as L
@@ -21,8 +21,7 @@ from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.assemblee.sim import play_rows, simulate
 from demos_sim.sim_common import chunk_game_keys
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "shared" /
-                     "game_record.schema.json").read_text())
+SCHEMA = json.loads(SCHEMA_PATH.read_text())
 MIX = ["civic", "aggressive", "free_rider", "conditional", "random"]
 
 

@@ -1,10 +1,8 @@
 """The demos-sim command line: summaries, JSON, records, one-line errors, workers."""
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from referee_demos import audit_demos

@@ -17,11 +17,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from contract import SCHEMA_PATH
 from referee_assemblee import VARIANT_DEFAULTS, audit_assemblee
 
-SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "game_record.schema.json"
-if not SCHEMA.is_file():
-    SCHEMA = Path("/work/shared/game_record.schema.json")
+SCHEMA = SCHEMA_PATH
 
 POLICIES = ("random", "civic", "free_rider", "aggressive", "conditional")
 MIXES = {

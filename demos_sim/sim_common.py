@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-from contextlib import contextmanager
 import tempfile
 import time
 import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -163,3 +164,21 @@ def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
             n += 1
     return n
+
+
+@dataclass
+class SimResultBase:
+    """What every game's ``simulate`` returns: the exact aggregate vector of the run (its
+    first entry is the number of games) with the configuration, policies and seed that
+    made it, wall time and workers. Each game's ``SimResult`` adds its summaries."""
+
+    config: Any
+    policies: list[str]
+    seed: int
+    agg: np.ndarray
+    wall_s: float
+    workers: int
+
+    @property
+    def games(self) -> int:
+        return int(self.agg[0])

@@ -9,7 +9,6 @@ M1 shares are kept exactly: a win shared by ``k`` counts in the ``k`` column.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,7 +17,9 @@ from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.policies import Policy, load_extension, loaded_extensions, resolve
 from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.registry import policy_tuple as _policy_tuple
-from demos_sim.sim_common import check_run_args, run_chunks, share_ci, share_counts
+from demos_sim.sim_common import (
+    SimResultBase, check_run_args, run_chunks, share_ci, share_counts,
+)
 
 P = L.MAXP
 
@@ -134,18 +135,8 @@ def run_chunk(cfg_arr, specs, seed, players, plugins, chunk, count) -> np.ndarra
     return aggregate(res, policy_groups(specs, players))
 
 
-@dataclass
-class SimResult:
-    config: AssembleeConfig
-    policies: list[str]
-    seed: int
-    agg: np.ndarray
-    wall_s: float
-    workers: int
-
-    @property
-    def games(self) -> int:
-        return int(self.agg[A_GAMES])
+class SimResult(SimResultBase):
+    """See :class:`demos_sim.sim_common.SimResultBase`."""
 
     def seat_names(self) -> list[str]:
         return [p.name for p in resolve(self.policies, self.config.players)]

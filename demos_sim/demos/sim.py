@@ -11,7 +11,6 @@ workers, the M1 interval) live in :mod:`demos_sim.sim_common`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.policies import Policy, loaded_plugins, resolve
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (  # noqa: F401  (CHUNK, chunks_of re-exported)
-    CHUNK, check_run_args, chunk_game_keys, chunks_of, play_rows, run_chunks, share_ci,
+    CHUNK, SimResultBase, check_run_args, chunk_game_keys, chunks_of, play_rows, run_chunks, share_ci,
     share_counts,
 )
 
@@ -82,18 +81,8 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     return aggregate(play_chunk(cfg_arr, specs, seed, players, plugins, chunk, count))
 
 
-@dataclass
-class SimResult:
-    config: DemosConfig
-    policies: list[str]
-    seed: int
-    agg: np.ndarray
-    wall_s: float
-    workers: int
-
-    @property
-    def games(self) -> int:
-        return int(self.agg[A_GAMES])
+class SimResult(SimResultBase):
+    """See :class:`demos_sim.sim_common.SimResultBase`."""
 
     def side_shares(self) -> list[dict]:
         """M1 win share of every side: mean, 95% CI (normal, sample variance), counts."""

@@ -8,7 +8,6 @@ same for any number of workers, and game ``g`` of a record file is game ``g`` he
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,7 +16,7 @@ from demos_sim.protocole.policies import Policy, loaded_plugins, resolve
 from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (
-    check_run_args, play_rows, run_chunks, share_ci, share_counts,
+    SimResultBase, check_run_args, play_rows, run_chunks, share_ci, share_counts,
 )
 
 
@@ -86,18 +85,8 @@ def run_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     return aggregate(play_chunk(cfg_arr, specs, seed, players, plugins, chunk, count))
 
 
-@dataclass
-class SimResult:
-    config: ProtocoleConfig
-    policies: list[str]
-    seed: int
-    agg: np.ndarray
-    wall_s: float
-    workers: int
-
-    @property
-    def games(self) -> int:
-        return int(self.agg[A_GAMES])
+class SimResult(SimResultBase):
+    """See :class:`demos_sim.sim_common.SimResultBase`."""
 
     def seats(self) -> list[dict]:
         """Each for themselves: M1 win share with 95% CI, elimination rate, mean points."""

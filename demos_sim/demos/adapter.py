@@ -131,8 +131,8 @@ class DemosAdapter(GameAdapter):
         from demos_sim.demos import layout as L
         from demos_sim.demos.sim import play_chunk
 
-        res = play_chunk(config.to_array(), list(specs), seed, config.players, tuple(plugins),
-                         chunk, count)
+        res = play_chunk(config.to_array(stats=True), list(specs), seed, config.players,
+                         tuple(plugins), chunk, count)
         nsides = len(config.side_labels())
         nwin = res[:, L.R_NWIN]
         units = np.where(nwin > 0, SHARE_SCALE // np.maximum(nwin, 1), 0)

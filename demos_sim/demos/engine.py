@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_CARRE, C_CHECK_OBS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
+    C_CARRE, C_CHECK_OBS, C_STATS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
     C_MAX_ROUNDS, C_MEDIA_OPT, C_MEDIA_REVEALED, C_MODE, C_N, C_NO_TRIO_POINTS, C_NSIDES,
     C_P3_MONO, C_RB, C_ROUND_CAP, C_RULES, C_SECRET_OPT, C_SIDE, C_SIDE_VETOES, C_TP_SUM,
     DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
@@ -265,7 +265,8 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
                     st[S_TABLE] |= 1 << st[S_SEC + p]
                     st[S_FACEUP] |= 1 << st[S_SEC + p]
             st[S_SEC_UP] = 1
-            _pre_unanimous(st, cfg, wk)
+            if cfg[C_STATS]:
+                _pre_unanimous(st, cfg, wk)
             # D3.4.3 each discards face down (out of the round), then draws or takes
             for j in range(n):
                 p = _seat_at(st, cfg, j)
@@ -280,7 +281,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
 
     _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
     if full and st[S_VETOED] == 0:
-        _post_unanimous(st, cfg, wk, res)
+        _post_unanimous(st, cfg, wk, res)       # R_UNAN always; the rest with C_STATS
 
 
 @njit(cache=True, _nrt=False)
@@ -314,6 +315,8 @@ def _post_unanimous(st, cfg, wk, res):
     """What the unanimous turn changed: Σ round-score change, and whether winners changed."""
     n = cfg[C_N]
     res[R_UNAN] += 1
+    if cfg[C_STATS] == 0:
+        return
     for p in range(n):
         res[R_UNAN_DELTA] += st[S_SCORE + p] - wk[W_PRE + p]
     if _winner_seats(wk[W_PRE + MAXP:W_PRE + 2 * MAXP], n) != _winner_seats(

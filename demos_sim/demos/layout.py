@@ -36,7 +36,8 @@ C_INDEP = 24       # Independent's seat or -1
 C_SIDE_VETOES = 25  # MAXP entries: vetoes per side at setup
 C_CHECK_OBS = 30   # 1: check every decision against a scrambled hidden state
 C_LOG = 31         # 1: write the event log (game records)
-CFG_LEN = 32
+C_STATS = 32       # 1: also the statistics that cost a search (R_UNAN_DELTA, R_UNAN_FLIP)
+CFG_LEN = 33
 
 MODE_INDIVIDUAL, MODE_2V2, MODE_2V3, MODE_2V2P1 = 0, 1, 2, 3
 
@@ -149,6 +150,7 @@ R_VETO_RND = R_VETO_SIDE + MAXP     # NVB: vetoes used in round r (0-based; the 
 R_UNAN = R_VETO_RND + NVB           # unanimous turns played (not vetoed)
 R_UNAN_DELTA = R_UNAN + 1           # Σ over those turns and players: round score after − before
 R_UNAN_FLIP = R_UNAN_DELTA + 1      # those turns that changed the set of round winners
+                                    # (these two only with C_STATS: the runner sets it)
 R_MEDIA = R_UNAN_FLIP + 1           # MAXP: Media held by seat when the Scandal phase starts
 R_MEDIA_CANCEL = R_MEDIA + MAXP     # 1 when a player's two Media cancelled out (D6.1)
 R_TARGETED = R_MEDIA_CANCEL + 1     # MAXP: Media actions aimed at seat

@@ -187,7 +187,8 @@ class DemosConfig:
     def replace(self, **changes) -> "DemosConfig":
         return dataclasses.replace(self, **changes)
 
-    def to_array(self, check_obs: bool = False, log: bool = False) -> np.ndarray:
+    def to_array(self, check_obs: bool = False, log: bool = False,
+                 stats: bool = False) -> np.ndarray:
         v = self.variants
         a = np.zeros(L.CFG_LEN, np.int64)
         a[L.C_RULES] = RULES_SETS.index(self.rules)
@@ -214,4 +215,5 @@ class DemosConfig:
         a[L.C_SIDE_VETOES:L.C_SIDE_VETOES + a[L.C_NSIDES]] = self.side_vetoes()
         a[L.C_CHECK_OBS] = check_obs
         a[L.C_LOG] = log
+        a[L.C_STATS] = stats
         return a

@@ -200,20 +200,25 @@ def test_P5_3_levels_1_to_3_only_in_coop():
 
 
 def test_V_variants_defaults_and_names():
-    """Part V: exactly standard_tie (keep_tied), reinforced_scope (each_player) and
-    round_cap (100), every one recorded."""
-    assert set(VARIANTS) == {"standard_tie", "reinforced_scope", "round_cap"}
+    """Part V (contract 2): exactly standard_tie (keep_tied), reinforced_scope
+    (each_player), round_cap (100) and majority_scope (pooled, P3.1a), every one
+    recorded."""
+    assert set(VARIANTS) == {"standard_tie", "reinforced_scope", "round_cap", "majority_scope"}
     assert ProtocoleConfig().variants == {"standard_tie": "keep_tied",
-                                          "reinforced_scope": "each_player", "round_cap": 100}
+                                          "reinforced_scope": "each_player", "round_cap": 100,
+                                          "majority_scope": "pooled"}
     c = ProtocoleConfig("coop", 2, 4, {"reinforced_scope": "team", "round_cap": 1,
-                                       "standard_tie": "discard_all"})
-    assert c.variants == {"standard_tie": "discard_all", "reinforced_scope": "team", "round_cap": 1}
+                                       "standard_tie": "discard_all",
+                                       "majority_scope": "per_dimension"})
+    assert c.variants == {"standard_tie": "discard_all", "reinforced_scope": "team", "round_cap": 1,
+                          "majority_scope": "per_dimension"}
 
 
 @pytest.mark.parametrize("name, value", [
     ("nosuch", 1), ("standard_tie", "keep"), ("standard_tie", True),
     ("reinforced_scope", "everyone"), ("round_cap", 0), ("round_cap", -3),
     ("round_cap", 1.5), ("round_cap", True), ("round_cap", "10"), ("round_cap", None),
+    ("majority_scope", "per_colour"), ("majority_scope", True), ("majority_scope", None),
 ])
 def test_V_bad_variants_refused(name, value):
     """Part V: unknown names and values outside each variant's values are refused;
@@ -230,6 +235,8 @@ def test_V_config_vector():
         a = ProtocoleConfig(mode, lv, 4).to_array()
         assert a[L.C_FOYER_START] == foyer and a[L.C_NEED] == need
         assert a[L.C_REINF_SEL] == (mode == "coop")
+        assert a[L.C_PER_DIM] == 0                                   # P3.1a default pooled
+        assert ProtocoleConfig(mode, lv, 4, {"majority_scope": "per_dimension"}).to_array()[L.C_PER_DIM] == 1
 
 
 # ================================================================== P1 components and setup
@@ -474,31 +481,150 @@ def test_P3_3_last_cards_resolved_before_the_control():
     assert t.norm() == {"RM", "RQ", "GT", "GS"}
 
 
+# ------------------------------------------------------------------ P3.1a majority_scope
+PD = dict(majority_scope="per_dimension")
+RULES3 = ({}, {"standard_tie": "discard_all"}, {"reinforced": True})   # the three selection rules
+
+
+def test_P3_1a_colour_majority_with_distinct_symbols():
+    """P3.1a's example: five red cards with five different symbols. mc = 5 (red), ms = 1:
+    the symbols take no part, red alone is at the top, no tie -> all five kept under
+    every rule. Red 3 with distinct symbols (RM RQ RT BS GX): red alone at the top ->
+    RM RQ RT; BS and GX leave."""
+    five = ["RM", "RQ", "RT", "RS", "RX"]
+    for kw in RULES3:
+        assert norm_selection(five, **kw, **PD) == five
+        assert sorted(norm_selection(["RM", "RQ", "RT", "BS", "GX"], **kw, **PD)) == ["RM", "RQ", "RT"]
+
+
+def test_P3_1a_one_colour_and_one_symbol_at_the_top_is_not_a_tie():
+    """P3.1a: RM RQ RT BS GS: red 3 (mc), star 2 (ms): red and star at the top, one
+    colour + one symbol is not a tie -> all five kept under keep_tied, discard_all and
+    reinforced. (pooled, P3.1: m = 3, red alone -> RM RQ RT.) RM RQ BM GT YS: red 2,
+    moon 2: red and moon at the top, no tie -> RM RQ BM under every rule (pooled: red and
+    moon tie at m = 2 -> discard_all and reinforced remove all)."""
+    sel = ["RM", "RQ", "RT", "BS", "GS"]
+    for kw in RULES3:
+        assert norm_selection(sel, **kw, **PD) == sel
+    assert sorted(norm_selection(sel)) == ["RM", "RQ", "RT"]
+    sel = ["RM", "RQ", "BM", "GT", "YS"]
+    for kw in RULES3:
+        assert sorted(norm_selection(sel, **kw, **PD)) == ["BM", "RM", "RQ"]
+    assert norm_selection(sel, standard_tie="discard_all") == []
+
+
+def test_P3_1a_two_colours_at_the_top_is_a_tie():
+    """P3.1a: RM RQ BT BS GX: red 2, blue 2 (mc = 2), every symbol 1 (no symbol at the
+    top): two colours at the top, a tie -> keep_tied keeps the cards of either colour
+    (RM RQ BT BS), discard_all removes all. RM RQ BM BS GT: red 2, blue 2, moon 2: the
+    tie keeps RM RQ BM BS (GT carries nothing at the top). Two symbols: RM BM GQ YQ KT:
+    every colour 1 (none at the top), moon 2 and square 2 -> keep_tied RM BM GQ YQ,
+    discard_all nothing."""
+    sel = ["RM", "RQ", "BT", "BS", "GX"]
+    assert sorted(norm_selection(sel, **PD)) == ["BS", "BT", "RM", "RQ"]
+    assert norm_selection(sel, standard_tie="discard_all", **PD) == []
+    assert sorted(norm_selection(["RM", "RQ", "BM", "BS", "GT"], **PD)) == ["BM", "BS", "RM", "RQ"]
+    assert norm_selection(["RM", "RQ", "BM", "BS", "GT"], standard_tie="discard_all", **PD) == []
+    sel = ["RM", "BM", "GQ", "YQ", "KT"]
+    assert sorted(norm_selection(sel, **PD)) == ["BM", "GQ", "RM", "YQ"]
+    assert norm_selection(sel, standard_tie="discard_all", **PD) == []
+
+
+def test_P3_1a_all_counts_one_in_both_dimensions_is_a_tie():
+    """P3.1a: mc = ms = 1 (5 distinct colours and symbols): every attribute is at the
+    top, several colours -> a tie: keep_tied keeps all five, discard_all and reinforced
+    remove all. The same for a 2-card Selection RM BQ (P3.3)."""
+    for sel in (["RM", "BQ", "GT", "YS", "KX"], ["RM", "BQ"]):
+        assert norm_selection(sel, **PD) == sel
+        assert norm_selection(sel, standard_tie="discard_all", **PD) == []
+        assert norm_selection(sel, reinforced=True, **PD) == []
+
+
+def test_P3_1a_one_dimension_at_one_only_the_other_counts():
+    """P3.1a: RM BM GQ YT KS: every colour 1 (mc = 1, no colour at the top), moon 2 (ms
+    = 2) alone at the top: no tie, RM BM kept under every rule. RM RQ: red 2, symbols 1
+    -> red at the top, both kept under every rule."""
+    for kw in RULES3:
+        assert sorted(norm_selection(["RM", "BM", "GQ", "YT", "KS"], **kw, **PD)) == ["BM", "RM"]
+        assert norm_selection(["RM", "RQ"], **kw, **PD) == ["RM", "RQ"]
+
+
+def test_P3_1a_reinforced_removes_every_card_on_a_tie():
+    """P3.1a / P3.2: reinforced selection on a tie (red 2, blue 2: RM RQ BT BS GX)
+    removes every card, whatever standard_tie says; without a tie (red 3, star 2: RM RQ
+    RT BS GS) it keeps every card carrying an attribute at the top: all five."""
+    for tie in ("keep_tied", "discard_all"):
+        assert norm_selection(["RM", "RQ", "BT", "BS", "GX"], True, tie, "per_dimension") == []
+        assert norm_selection(["RM", "RQ", "RT", "BS", "GS"], True, tie, "per_dimension") == [
+            "RM", "RQ", "RT", "BS", "GS"]
+
+
+def test_P3_1a_single_card_goes_whole_to_the_norm():
+    """P3.1 / P3.1a: a single card goes whole to the Norm under every selection rule."""
+    for kw in RULES3:
+        assert norm_selection(["PO"], **kw, **PD) == ["PO"]
+
+
+def test_P3_1a_api_refuses_a_bad_scope():
+    """P3.1a API: majority_scope is pooled or per_dimension, anything else a ValueError
+    that names the argument."""
+    for bad in ("per_colour", "", None, True):
+        with pytest.raises(ValueError, match="majority_scope"):
+            norm_selection(["RM"], majority_scope=bad)
+
+
+def test_P3_1a_engine_uses_majority_scope():
+    """P3.1a in the engine, the P3.2 position (2 players, lowest id first): s0 RM, s1 GT,
+    s0 RT, s1 YS, s0 BQ -> red 2 (mc), triangle 2 (ms): one colour and one symbol at the
+    top, no tie, so per_dimension reinforced selection keeps RM RT GT (pooled removes
+    all five: red and triangle tie at m = 2); then KX alone goes to the Norm. Norm {RM,
+    RT, GT, KX} at every coop level and in each-for-themselves with discard_all."""
+    hands = {0: ["RM", "RT", "BQ"], 1: ["GT", "YS", "KX"]}
+    configs = [ProtocoleConfig("coop", lv, 2, PD) for lv in (1, 2, 3)]
+    configs.append(ProtocoleConfig("each", None, 2, {"standard_tie": "discard_all", **PD}))
+    for config in configs:
+        t = PTable(config, hands=hands)
+        t.turns()
+        assert t.selections() == [({"RM", "GT", "RT", "YS", "BQ"}, {"RM", "RT", "GT"}), ({"KX"}, {"KX"})]
+        assert t.norm() == {"RM", "RT", "GT", "KX"} and t.clean()
+
+
+SELECTION_RULES = ((False, "keep_tied"), (False, "discard_all"), (True, "keep_tied"),
+                   (True, "discard_all"))
+
+
 def test_P3_exhaustive_norm_selection_against_the_reference():
-    """P3.1–P3.2 exhaustively: every one of the C(36,5) = 376,992 five-card Selections
-    under standard keep_tied, standard discard_all and reinforced selection, kernel vs
-    the independent tests/ref_norm.py; and every 1–4-card Selection (66,711) through the
-    public norm_selection API."""
+    """P3.1–P3.2 and P3.1a exhaustively: every one of the C(36,5) = 376,992 five-card
+    Selections under majority_scope pooled and per_dimension x standard_tie keep_tied /
+    discard_all x standard or reinforced selection, kernel vs the independent
+    tests/ref_norm.py; and every 1–4-card Selection (66,711) through the public
+    norm_selection API."""
     combos = list(combinations(range(36), 5))
     assert len(combos) == 376_992
     idx = np.array(combos, np.int64)
     masks = (np.int64(1) << idx).sum(axis=1)
+    named = [[ALL_CARDS[c] for c in combo] for combo in combos]
     out = np.zeros_like(masks)
-    for reinforced, tie in ((False, "keep_tied"), (False, "discard_all"), (True, "keep_tied")):
-        norm_keep_batch(masks, reinforced, tie == "discard_all", out)
-        bad = 0
-        for i, combo in enumerate(combos):
-            kept = ref_norm_selection([ALL_CARDS[c] for c in combo], reinforced, tie)
-            m = 0
-            for c in kept:
-                m |= 1 << card_id(c)
-            bad += m != out[i]
-        assert bad == 0, (reinforced, tie, bad)
+    kept = {}
+    for scope in ("pooled", "per_dimension"):
+        for reinforced, tie in SELECTION_RULES:
+            norm_keep_batch(masks, reinforced, tie == "discard_all", scope == "per_dimension", out)
+            bad = 0
+            for i, cards in enumerate(named):
+                m = 0
+                for c in ref_norm_selection(cards, reinforced, tie, scope):
+                    m |= 1 << card_id(c)
+                bad += m != out[i]
+            assert bad == 0, (scope, reinforced, tie, bad)
+            kept[scope, reinforced, tie] = out.copy()
+    for rule in SELECTION_RULES:   # per_dimension is a different rule on some Selections
+        assert (kept[("pooled", *rule)] != kept[("per_dimension", *rule)]).any(), rule
     for k in range(1, 5):
         for combo in combinations(ALL_CARDS, k):
-            for reinforced, tie in ((False, "keep_tied"), (False, "discard_all"), (True, "keep_tied")):
-                assert (sorted(norm_selection(combo, reinforced, tie))
-                        == sorted(ref_norm_selection(combo, reinforced, tie)))
+            for scope in ("pooled", "per_dimension"):
+                for reinforced, tie in SELECTION_RULES:
+                    assert (sorted(norm_selection(combo, reinforced, tie, scope))
+                            == sorted(ref_norm_selection(combo, reinforced, tie, scope)))
 
 
 # ================================================================== P4 Household control

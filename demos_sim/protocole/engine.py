@@ -44,7 +44,7 @@ from demos_sim.bits import lowest_bit, popcount
 from demos_sim.eventlog import log_event
 from demos_sim.protocole.layout import (
     C_CHECK_OBS, C_FOYER_START, C_LOG, C_MODE, C_N, C_NEED, C_REINF_SEL, C_ROUND_CAP,
-    C_SCOPE_TEAM, C_TIE_DISCARD, COLOUR0, EV_CONTROL, EV_DECK, EV_END, EV_FOYER_DEAL,
+    C_PER_DIM, C_SCOPE_TEAM, C_TIE_DISCARD, COLOUR0, EV_CONTROL, EV_DECK, EV_END, EV_FOYER_DEAL,
     EV_HAND, EV_POINTS, EV_REINF, EV_RESULT, EV_ROUND, EV_SEL_START, EV_SELECTION,
     EV_SETUP, EV_TURN, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
     OBS_LEN, OUT_LOSS_ELIM, OUT_LOSS_REINF, OUT_NONE, OUT_WIN, R_ELIM, R_FOYER_CARDS,
@@ -205,9 +205,9 @@ def _deal(st, cfg, foyer_start, log):
 # ------------------------------------------------------------------ P2, P3 a round of turns
 @njit(cache=True, inline="always")
 def _norm_selection(st, cfg, log):
-    """P3.1–P3.2: resolve the Selection into the round's Norm; the rest leave the game."""
+    """P3.1–P3.2, P3.1a: resolve the Selection into the round's Norm; the rest leave the game."""
     sel = st[S_SEL]
-    kept = norm_keep(sel, cfg[C_REINF_SEL] != 0, cfg[C_TIE_DISCARD] != 0)
+    kept = norm_keep(sel, cfg[C_REINF_SEL] != 0, cfg[C_TIE_DISCARD] != 0, cfg[C_PER_DIM] != 0)
     st[S_NORM] |= kept
     st[S_GONE] |= sel & ~kept
     st[S_SEL] = 0

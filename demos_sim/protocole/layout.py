@@ -35,6 +35,7 @@ C_NEED = 7         # P5.3 reinforced control: cards with both attributes in the 
 C_ROUND_CAP = 8
 C_CHECK_OBS = 9    # 1: check every decision against a scrambled hidden state
 C_LOG = 10         # 1: write the event log (game records)
+C_PER_DIM = 11     # P3.1a majority_scope: 0 pooled, 1 per_dimension
 CFG_LEN = 12
 
 MODE_EACH, MODE_COOP = 0, 1

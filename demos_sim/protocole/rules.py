@@ -11,6 +11,10 @@ Readings (stated here once, cited where used):
   ``standard_tie`` has no effect in ``coop`` (it is still recorded, Part V). Reinforced
   selection is the same rule as standard ``discard_all``: a tie at ``m`` removes the
   whole Selection, a single card goes to the Norm.
+- P3.1a / ``majority_scope``: ``per_dimension`` applies to standard and reinforced
+  selection alike, in both modes; its tie (several colours or several symbols at the
+  top) is the one ``standard_tie`` and P3.2 act on (reading in
+  :func:`demos_sim.protocole.norm.norm_keep_per_dimension`).
 - P5.3 / ``reinforced_scope``: only cooperative levels 2–3 have a reinforced control;
   the variant is recorded but has no effect elsewhere.
 """
@@ -36,6 +40,7 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "standard_tie": (("keep_tied", "discard_all"), "keep_tied"),
     "reinforced_scope": (("each_player", "team"), "each_player"),
     "round_cap": ("int", 100),
+    "majority_scope": (("pooled", "per_dimension"), "pooled"),   # P3.1a
 }
 
 
@@ -122,6 +127,7 @@ class ProtocoleConfig:
         a[L.C_SCOPE_TEAM] = v["reinforced_scope"] == "team"
         a[L.C_NEED] = REINFORCED_NEED[self.level] if coop else 0
         a[L.C_ROUND_CAP] = v["round_cap"]
+        a[L.C_PER_DIM] = v["majority_scope"] == "per_dimension"   # P3.1a
         a[L.C_CHECK_OBS] = check_obs
         a[L.C_LOG] = log
         return a

@@ -31,6 +31,11 @@ is communicated during play):
   ``params[7]`` = 7 Norm cards: once the Norm plus the Selection's majority would pass
   it, C1 flips (ties are played, following is avoided) and a completing card whose
   kept cards take the Norm past it scores ``-params[6]``.
+
+A completing card's Norm selection is computed exactly under the configured rule,
+``majority_scope`` (P3.1a) included; the C1 target and the keep chances of a card that
+does not complete the Selection are heuristics that read the pooled majority under
+either ``majority_scope``.
 """
 
 import numpy as np
@@ -38,7 +43,7 @@ from numba import njit
 
 from demos_sim.bits import popcount
 from demos_sim.protocole.layout import (
-    C_NEED, C_REINF_SEL, C_TIE_DISCARD, COLOUR0, O_FOYER, O_HAND, O_NORM, O_SEL, SEL_MAX,
+    C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, COLOUR0, O_FOYER, O_HAND, O_NORM, O_SEL, SEL_MAX,
     SYMBOL0,
 )
 from demos_sim.protocole.norm import covered, double_covered, norm_keep
@@ -106,6 +111,7 @@ def cautious(cfg, obs, opts, n_opts, params, rng):
     unsafe = foyer & ~cov
     reinf = cfg[C_REINF_SEL] != 0
     tie = cfg[C_TIE_DISCARD] != 0
+    per_dim = cfg[C_PER_DIM] != 0               # P3.1a
     last = popcount(sel) + 1 == SEL_MAX
     _, m, _ = selection_target(sel)
     best = -1e18
@@ -117,7 +123,7 @@ def cautious(cfg, obs, opts, n_opts, params, rng):
         if o & 1:
             v = params[P_SAFE] if b & cov else params[P_RISK]
         elif last:
-            newcov = covered(norm | norm_keep(sel | b, reinf, tie))
+            newcov = covered(norm | norm_keep(sel | b, reinf, tie, per_dim))
             v = (params[P_FIX] * popcount(unsafe & newcov)
                  + params[P_HANDCOV] * popcount(hand & ~b & newcov & ~cov))
         else:
@@ -148,6 +154,7 @@ def convention(cfg, obs, opts, n_opts, params, rng):
     short = cfg[C_NEED] - have
     reinf = cfg[C_REINF_SEL] != 0
     tie = cfg[C_TIE_DISCARD] != 0
+    per_dim = cfg[C_PER_DIM] != 0               # P3.1a
     last = popcount(sel) + 1 == SEL_MAX
     target, m, _ = selection_target(sel)
     best = -1e18
@@ -164,7 +171,7 @@ def convention(cfg, obs, opts, n_opts, params, rng):
             else:
                 v = params[P_RISK]
         elif last:
-            kept = norm_keep(sel | b, reinf, tie)
+            kept = norm_keep(sel | b, reinf, tie, per_dim)
             n2 = norm | kept
             newcov = covered(n2)
             d2 = double_covered(n2)

@@ -7,15 +7,15 @@ looks one card further: when its card leaves the Selection one short of the Norm
 selection (P2.2, P3), it enumerates every card the next play could be — the cards of
 this round's deal it has not seen (``O_DECKSET`` minus its hand, the Selection, the Norm,
 the cards seen leaving and every card played face up; its own Foyer is known) — computes
-the Norm selection for each (P3.1/P3.2 with the configuration's variants) and scores
-the average coverage of its unsafe Foyer and hand cards, times ``params[P_LOOK]`` (the
-next player may add to their Foyer instead). In *all together* (P5) the Norm budget of
-``convention`` (C3) applies to that average too. Everything is read from the
-observation (RULES.md M2). The mode is read from the configuration: *each for
-themselves* uses ``cautious``'s weights except that a safe card to the Foyer scores
-``params[P_SAFE]`` = 3, above any play, so a safe card is banked at once (it scores at
-every later control; measured: win share 0.50 -> 0.54 against ``cautious``); *all
-together* uses ``convention``'s weights (params 9–15).
+the Norm selection for each (P3.1/P3.2 with the configuration's variants, P3.1a's
+``majority_scope`` included) and scores the average coverage of its unsafe Foyer and
+hand cards, times ``params[P_LOOK]`` (the next player may add to their Foyer
+instead). In *all together* (P5) the Norm budget of ``convention`` (C3) applies to that
+average too. Everything is read from the observation (RULES.md M2). The mode is read
+from the configuration: *each for themselves* uses ``cautious``'s weights except that a
+safe card to the Foyer scores ``params[P_SAFE]`` = 3, above any play, so a safe card is
+banked at once (it scores at every later control; measured: win share 0.50 -> 0.54
+against ``cautious``); *all together* uses ``convention``'s weights (params 9–15).
 """
 
 import numpy as np
@@ -23,7 +23,7 @@ from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.protocole.layout import (
-    C_MODE, C_NEED, C_REINF_SEL, C_TIE_DISCARD, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_N,
+    C_MODE, C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_N,
     O_NORM, O_PLAYED, O_SEL, SEL_MAX,
 )
 from demos_sim.protocole.norm import covered, double_covered, norm_keep
@@ -47,7 +47,7 @@ def unseen_cards(obs):
 
 
 @njit(cache=True)
-def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, tie, coop,
+def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, tie, per_dim, coop,
           fix, handcov, budget, small):
     """Mean value of the Norm selection over every unseen card completing ``sel2``."""
     n = popcount(unseen)
@@ -59,7 +59,7 @@ def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, 
     while x:
         c = lowest_bit(x)
         x &= x - 1
-        n2 = norm | norm_keep(sel2 | (np.int64(1) << c), reinf, tie)
+        n2 = norm | norm_keep(sel2 | (np.int64(1) << c), reinf, tie, per_dim)
         newcov = covered(n2)
         v = fix * popcount(unsafe & newcov) + handcov * popcount(hand_rest & newcov & ~cov)
         if coop:
@@ -100,6 +100,7 @@ def planner(cfg, obs, opts, n_opts, params, rng):
     short = cfg[C_NEED] - have
     reinf = cfg[C_REINF_SEL] != 0
     tie = cfg[C_TIE_DISCARD] != 0
+    per_dim = cfg[C_PER_DIM] != 0             # P3.1a
     ns = popcount(sel) + 1                    # Selection size after a play
     last = ns == SEL_MAX
     target, m, _ = selection_target(sel)
@@ -118,7 +119,7 @@ def planner(cfg, obs, opts, n_opts, params, rng):
             else:
                 v = risk_w
         elif last:                                          # completes: exact
-            n2 = norm | norm_keep(sel | b, reinf, tie)
+            n2 = norm | norm_keep(sel | b, reinf, tie, per_dim)
             newcov = covered(n2)
             v = fix * popcount(unsafe & newcov) + handcov * popcount(hand & ~b & newcov & ~cov)
             if coop:
@@ -130,7 +131,7 @@ def planner(cfg, obs, opts, n_opts, params, rng):
                     v -= budget
         elif ns == SEL_MAX - 1 and look > 0:                # one short: every completion
             v = look * _look(sel | b, norm, unsafe, hand & ~b, cov, dbl, foyer, short,
-                             unseen & ~b, reinf, tie, coop, fix, handcov, budget, small)
+                             unseen & ~b, reinf, tie, per_dim, coop, fix, handcov, budget, small)
         else:
             att = attributes_of(c) & ~cov
             if coop:

@@ -29,7 +29,7 @@ class Table:
 
     def __init__(self, config: DemosConfig, policies=("greedy",), dealer: int = 0,
                  hands=None, figures=None, faceup=None, covers=None, cum=None, pile=None,
-                 vetoes=None, fav=None):
+                 vetoes=None, fav=None, announced=None):
         self.config = config
         self.cfg = config.to_array(log=True)
         n = config.players
@@ -78,6 +78,10 @@ class Table:
             st[L.S_VETO + side] = v
         for p, s in (fav or {}).items():
             st[L.S_FAV + p] = SUITS.index(s)
+        labels = config.side_labels()
+        for label, suits in (announced or {}).items():    # X2: {"A": "SHD", "0": "CCC"}
+            e, l, j = (SUITS.index(c) for c in suits)
+            st[L.S_ANN + labels.index(str(label))] = (e * 4 + l) * 4 + j
 
     # ---------------------------------------------------------------- phases
     def showdown(self):
@@ -124,6 +128,23 @@ class Table:
         labels = self.config.side_labels()
         return ([labels[s] for s in range(len(labels)) if (a >> s) & 1],
                 [p for p in range(self.config.players) if (b >> p) & 1])
+
+    def side_trio(self, label):
+        """(figures, colours, harmony) of a side's pooled trio (D9.5 ``pooled``)."""
+        sid = self.config.side_labels().index(label)
+        for e in self.of_type(L.EV_SIDE_TRIO):
+            if e[0] == sid:
+                h = e[4] % 4
+                if h == 0:
+                    return None, None, 0
+                c = e[4] // 4
+                return ([figure_code(e[1]), figure_code(e[2]), figure_code(e[3])],
+                        SUITS[c // 16] + SUITS[(c // 4) % 4] + SUITS[c % 4], h)
+        raise KeyError(label)
+
+    def decided(self):
+        """How the election was decided: the label of R_DECIDED (layout.DEC_LABELS)."""
+        return L.DEC_LABELS[int(self.res[L.R_DECIDED])]
 
     def trio(self, p):
         for e in self.of_type(L.EV_TRIO):

@@ -4,7 +4,9 @@ The engine's check mode (cfg[C_CHECK_OBS]) replays every decision on a copy of t
 state in which everything the deciding seat cannot see has been reshuffled
 (observe.scramble_hidden): the observation must be identical and the policy's answer
 the same. Run for every registered policy, in every mode, with variants that open the
-rarer decisions (favourite suits, optional Media, the Independent acting).
+rarer decisions (favourite suits, optional Media, the Independent acting), and with
+the X2 announcement and ``team_talk = hands`` (D9.2: a team decision sees the
+teammates' hands, which the scramble then keeps).
 """
 
 import numpy as np
@@ -20,7 +22,8 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import chunk_game_keys
 
 VARIANT_SETS = [{}, {"favourite_suit_bonus": 10, "media_optional": True,
-                     "media_targets_revealed": True, "independent_double_media": "act"}]
+                     "media_targets_revealed": True, "independent_double_media": "act"},
+                {"announced_trio": True, "team_talk": "hands", "team_trio": "pooled"}]
 
 
 def _policy_names():
@@ -29,7 +32,8 @@ def _policy_names():
 
 
 @pytest.mark.parametrize("policy", _policy_names())
-@pytest.mark.parametrize("variants", VARIANT_SETS, ids=["defaults", "rare-decisions"])
+@pytest.mark.parametrize("variants", VARIANT_SETS,
+                         ids=["defaults", "rare-decisions", "x2-team-talk-hands"])
 def test_M2_decisions_ignore_hidden_cards(policy, variants):
     checked = 0
     for rules, mode, n in ALL_SETUPS:

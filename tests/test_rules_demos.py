@@ -255,7 +255,8 @@ def test_V_defaults_and_D3_3_secret_optional_default():
         "carre_points", "run_base", "secret_optional", "max_rounds", "round_cap",
         "media_targets_revealed", "media_optional", "no_trio_winner", "team_vetoes",
         "team_points_tiebreak", "independent_double_media", "independent_points_strict",
-        "p3_harmonies", "favourite_suit_bonus"}
+        "p3_harmonies", "favourite_suit_bonus", "announced_trio", "team_trio", "team_talk",
+        "p3_points_tiebreak"}
     assert set(VARIANTS) == set(full)
     assert full["carre_points"] == 30
     assert list(full["run_base"]) == [12, 8, 4]
@@ -271,6 +272,10 @@ def test_V_defaults_and_D3_3_secret_optional_default():
     assert full["independent_points_strict"] is True
     assert full["p3_harmonies"] == "bicolour_then_mono"
     assert full["favourite_suit_bonus"] == 0
+    assert full["announced_trio"] is False
+    assert full["team_trio"] == "best_member"
+    assert full["team_talk"] == "figures"
+    assert full["p3_points_tiebreak"] == "sum"     # contract 2: D9.6 step 3's own words
     assert DemosConfig(rules="simplified", players=4).variants["secret_optional"] is False
     assert DemosConfig(rules="simplified", players=4,
                        variants={"secret_optional": True}).variants["secret_optional"] is True
@@ -1211,17 +1216,21 @@ def test_D9_6_step3_mono_only_no_qualifier_no_winner():
     assert t.result() == (["B"], [1, 3])
 
 
-def test_D9_6_step3_ties_as_D9_5_sum():
-    """D9.6 step 3 ties as in D9.5: both teams' best trios 2 colours; A 10 + 30 vs B 35 + 0:
-    max → B (35 > 30); sum → A (40 > 35). The Independent (0 points) takes no part."""
+def test_D9_6_step3_ties_p3_points_tiebreak():
+    """D9.6 step 3 ties, ``p3_points_tiebreak``: both teams' best trios 2 colours; A 10 + 30
+    vs B 35 + 0: ``sum`` (default, contract 2) → A (40 > 35); ``max`` → B (35 > 30).
+    ``team_points_tiebreak`` (D9.5) plays no part at step 3. The Independent (0 points)
+    takes no part."""
     figs = {0: ["ES", "LS", "JD"], 1: ["EH", "LH", "JC"]}
     cum = [10, 35, 30, 0, 0]
-    t = table(P1, figures=figs, cum=cum)
-    t.election()
-    assert t.result() == (["B"], [1, 3])
-    t = table(_p1({"team_points_tiebreak": "sum"}), figures=figs, cum=cum)
-    t.election()
-    assert t.result() == (["A"], [0, 2])
+    for variants, want in (({}, (["A"], [0, 2])),
+                           ({"team_points_tiebreak": "sum"}, (["A"], [0, 2])),
+                           ({"p3_points_tiebreak": "max"}, (["B"], [1, 3])),
+                           ({"p3_points_tiebreak": "max", "team_points_tiebreak": "sum"},
+                            (["B"], [1, 3]))):
+        t = table(_p1(variants), figures=figs, cum=cum)
+        t.election()
+        assert t.result() == want, variants
 
 
 def test_D9_6_no_winner_independent_takes_no_part_in_step3():

@@ -23,7 +23,8 @@ import numpy as np
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_CARRE, C_CHECK_OBS, C_STATS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
+    C_ANNOUNCE, C_P3_SUM, C_POOLED, DEC_ANNOUNCED, EV_ANNOUNCE, EV_SIDE_TRIO, K_ANNOUNCE,
+    S_ANN, C_CARRE, C_CHECK_OBS, C_STATS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
     C_MAX_ROUNDS, C_MEDIA_OPT, C_MEDIA_REVEALED, C_MODE, C_N, C_NO_TRIO_POINTS, C_NSIDES,
     C_P3_MONO, C_RB, C_ROUND_CAP, C_RULES, C_SECRET_OPT, C_SIDE, C_SIDE_VETOES, C_TP_SUM,
     DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
@@ -509,41 +510,51 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
 
 # ------------------------------------------------------------------ D7 / D9 election
 @njit(cache=True, _nrt=False)
-def best_trio(st, p, tmp):
-    """D7.1–D7.2: (harmony, e, l, j, achievable-harmony bitmask) of ``p``'s best trio.
+def best_trio(st, seats, ann, tmp):
+    """D7.1–D7.2: the best trio from the figures of the players in bitmask ``seats``.
 
-    Harmony 3/2/1 = 3/2/1 distinct colours after Media; 0 = no trio. Every Media-covered
-    figure must be in the trio; two covered figures of one type leave no trio.
+    One seat: the player's own trio (D7.1); a team's members under ``team_trio =
+    pooled``: the side's pooled trio (D9.5). Returns (harmony, e, l, j, achievable,
+    match): harmony 3/2/1 = 3/2/1 distinct colours after Media, 0 = no trio; e, l, j the
+    figure ids of the trio chosen; ``achievable`` the bitmask of the harmonies some trio
+    reaches; ``match`` 1 when some trio has exactly the colouring ``ann`` (X2, E*16 + L*4
+    + J; -1 = none announced). Every Media-covered figure must be in the trio; two covered
+    figures of one type leave no trio. Among the trios of the best harmony the one chosen
+    is, per X2, one with the announced colouring when there is one (else the first found).
     """
-    cand = tmp[0:12]          # candidates of type t at cand[4*t + i]
+    cand = tmp[0:12]          # candidates of type t at cand[4*t + i] (4 figures a type)
     ncand = tmp[12:15]
     ncov = tmp[15:18]
     for i in range(18):
         tmp[i] = -1 if i < 12 else 0
-    for i in range(st[S_NFIG + p]):
-        f = st[S_FIG + p * NFIG + i]
-        if f >= MEDIA0:
+    for p in range(MAXP):
+        if not (seats >> p) & 1:
             continue
-        t = f // 4
-        if st[S_COVER + f] >= 0:
-            ncov[t] += 1
-            cand[4 * t] = f
-            ncand[t] = -1            # marks "covered: only this one"
-        elif ncand[t] >= 0:
-            cand[4 * t + ncand[t]] = f
-            ncand[t] += 1
+        for i in range(st[S_NFIG + p]):
+            f = st[S_FIG + p * NFIG + i]
+            if f >= MEDIA0:
+                continue
+            t = f // 4
+            if st[S_COVER + f] >= 0:
+                ncov[t] += 1
+                cand[4 * t] = f
+                ncand[t] = -1            # marks "covered: only this one"
+            elif ncand[t] >= 0:
+                cand[4 * t + ncand[t]] = f
+                ncand[t] += 1
     for t in range(3):
         if ncov[t] >= 2:
-            return 0, -1, -1, -1, 0
+            return 0, -1, -1, -1, 0, 0
         if ncand[t] == -1:
             ncand[t] = 1
         if ncand[t] == 0:
-            return 0, -1, -1, -1, 0
+            return 0, -1, -1, -1, 0, 0
     bh = 0
     be = -1
     bl = -1
     bj = -1
     achievable = 0
+    match = 0
     for a in range(ncand[0]):
         e = cand[a]
         ce = st[S_COVER + e] if st[S_COVER + e] >= 0 else e % 4
@@ -555,12 +566,15 @@ def best_trio(st, p, tmp):
                 cj = st[S_COVER + jf] if st[S_COVER + jf] >= 0 else jf % 4
                 distinct = 1 + (cl != ce) + (cj != ce and cj != cl)
                 achievable |= 1 << distinct
-                if distinct > bh:
+                hit = (ce * 4 + cl) * 4 + cj == ann
+                if hit:
+                    match = 1
+                if distinct > bh or (distinct == bh and hit):
                     bh = distinct
                     be = e
                     bl = l
                     bj = jf
-    return bh, be, bl, bj, achievable
+    return bh, be, bl, bj, achievable, match
 
 
 @njit(cache=True, _nrt=False)
@@ -569,13 +583,31 @@ def _colour_of(st, f):
 
 
 @njit(cache=True, _nrt=False)
-def _side_tiebreak(st, cfg, side):
-    """D9.5: the side's points for breaking ties (max member or members' sum)."""
+def _trio_code(st, e, l, j, h):
+    """EV_TRIO / EV_SIDE_TRIO argument: the colouring packed over the harmony (0: none)."""
+    if h == 0:
+        return 0
+    return ((_colour_of(st, e) * 4 + _colour_of(st, l)) * 4 + _colour_of(st, j)) * 4 + h
+
+
+@njit(cache=True, _nrt=False)
+def announced_harmony(ann):
+    """Harmony of an announced colouring E*16 + L*4 + J (X2): its number of colours."""
+    ce = ann // 16
+    cl = (ann // 4) % 4
+    cj = ann % 4
+    return 1 + (cl != ce) + (cj != ce and cj != cl)
+
+
+@njit(cache=True, _nrt=False)
+def _side_points(st, cfg, side, use_sum):
+    """Points a side brings to a tie: its top member (``max``) or the members' total
+    (``sum``) — D9.5 ``team_points_tiebreak``, D9.6 step 3 ``p3_points_tiebreak``."""
     v = 0
     for q in range(cfg[C_N]):
         if cfg[C_SIDE + q] == side:
             c = st[S_CUM + q]
-            if cfg[C_TP_SUM]:
+            if use_sum:
                 v += c
             elif c > v:
                 v = c
@@ -583,170 +615,220 @@ def _side_tiebreak(st, cfg, side):
 
 
 @njit(cache=True, _nrt=False)
-def _best_sides(st, cfg, side_h, eligible):
-    """Sides with the best harmony among ``eligible`` (> 0), ties by D9.5; bitmask."""
-    ns = cfg[C_NSIDES]
-    bh = 0
-    for s in range(ns):
-        if eligible[s] and side_h[s] > bh:
-            bh = side_h[s]
-    if bh == 0:
-        return 0
+def _pick(cands, pts, match, k):
+    """Break a tie on harmony among the contenders in bitmask ``cands`` (indices < k).
+
+    X2: contenders whose trio has the announced colouring (``match``) win over the others;
+    then the most points (``pts``); still tied: shared. Returns (winners bitmask, DEC_*
+    code saying what decided).
+    """
+    m = 0
+    n_c = 0
+    for i in range(k):
+        if (cands >> i) & 1:
+            n_c += 1
+            if match[i]:
+                m |= 1 << i
+    if n_c == 1:
+        return cands, DEC_HARMONY
+    announced = False
+    if m != 0 and m != cands:
+        cands = m
+        announced = True
+        if m & (m - 1) == 0:
+            return cands, DEC_ANNOUNCED
     bv = -1
-    for s in range(ns):
-        if eligible[s] and side_h[s] == bh:
-            v = _side_tiebreak(st, cfg, s)
-            if v > bv:
-                bv = v
+    for i in range(k):
+        if (cands >> i) & 1 and pts[i] > bv:
+            bv = pts[i]
     win = 0
-    for s in range(ns):
-        if eligible[s] and side_h[s] == bh and _side_tiebreak(st, cfg, s) == bv:
-            win |= 1 << s
-    return win
+    n_w = 0
+    for i in range(k):
+        if (cands >> i) & 1 and pts[i] == bv:
+            win |= 1 << i
+            n_w += 1
+    return win, (DEC_POINTS if n_w == 1 else DEC_SHARED)
 
 
 @njit(cache=True, _nrt=False)
-def _n_best_sides(cfg, side_h, eligible):
-    """How many eligible sides share the best harmony (statistics)."""
-    bh = 0
-    for s in range(cfg[C_NSIDES]):
-        if eligible[s] and side_h[s] > bh:
-            bh = side_h[s]
-    k = 0
-    for s in range(cfg[C_NSIDES]):
-        if eligible[s] and side_h[s] == bh:
-            k += 1
-    return k
-
-
-@njit(cache=True, _nrt=False)
-def _decided(n_best, win):
-    """DEC_HARMONY (one best harmony), DEC_POINTS (points broke the tie) or DEC_SHARED."""
-    if n_best == 1:
-        return DEC_HARMONY
-    k = 0
-    while win:
-        win &= win - 1
-        k += 1
-    return DEC_POINTS if k == 1 else DEC_SHARED
+def _top(vals, eligible, k):
+    """(best value among ``eligible`` indices, bitmask of the indices that reach it)."""
+    b = 0
+    for i in range(k):
+        if eligible[i] and vals[i] > b:
+            b = vals[i]
+    m = 0
+    if b > 0:
+        for i in range(k):
+            if eligible[i] and vals[i] == b:
+                m |= 1 << i
+    return b, m
 
 
 @njit(cache=True, _nrt=False)
 def _election(st, cfg, wk, log, res):
+    """D7 (individual), D9.5 (2v2, 2v3) and D9.6 (2v2+1), with X2 and ``team_trio``."""
     n = cfg[C_N]
     mode = cfg[C_MODE]
-    harm = wk[W_TMP + 32:W_TMP + 32 + MAXP]
-    ach = wk[W_TMP + 40:W_TMP + 40 + MAXP]
-    side_h = wk[W_TMP + 48:W_TMP + 48 + MAXP]
-    eligible = wk[W_TMP + 56:W_TMP + 56 + MAXP]
-    for p in range(MAXP):
-        harm[p] = 0
-        ach[p] = 0
-        side_h[p] = 0
-        eligible[p] = 0
+    ns = cfg[C_NSIDES]
+    pooled = mode != 0 and cfg[C_POOLED] != 0
+    t = W_TMP + 32
+    harm = wk[t:t + MAXP]              # by seat: own trio (D7.1)
+    ach = wk[t + 8:t + 8 + MAXP]       # by seat: harmonies some own trio reaches
+    pmatch = wk[t + 16:t + 16 + MAXP]  # by seat: an own trio has the side's colouring (X2)
+    side_h = wk[t + 24:t + 24 + MAXP]  # by side: the side's trio (D9.5: best member / pooled)
+    side_ach = wk[t + 32:t + 32 + MAXP]
+    side_mt = wk[t + 40:t + 40 + MAXP]
+    eligible = wk[t + 48:t + 48 + MAXP]
+    pts = wk[t + 56:t + 56 + MAXP]
+    match = wk[t + 64:t + 64 + MAXP]
+    for i in range(t, t + 72):
+        wk[i] = 0
+    ann_of = wk[t + 72:t + 72 + MAXP]  # by side: the announced colouring, -1
+    for s in range(MAXP):
+        ann_of[s] = st[S_ANN + s] if cfg[C_ANNOUNCE] else -1
     for p in range(n):
-        h, e, l, j, a = best_trio(st, p, wk[W_TMP:W_TMP + 18])
+        s = cfg[C_SIDE + p]
+        h, e, l, j, a, mt = best_trio(st, 1 << p, ann_of[s], wk[W_TMP:W_TMP + 18])
         harm[p] = h
         ach[p] = a
-        cols = -1
-        if h > 0:
-            cols = (_colour_of(st, e) * 4 + _colour_of(st, l)) * 4 + _colour_of(st, j)
-        _log(cfg, log, EV_TRIO, p, e, l, j, (cols * 4 + h) if h > 0 else 0)  # colours packed over harmony
+        pmatch[p] = mt
+        _log(cfg, log, EV_TRIO, p, e, l, j, _trio_code(st, e, l, j, h))
         res[R_HARMONY + p] = h
-    ns = cfg[C_NSIDES]
+        if not pooled or p == cfg[C_INDEP]:   # the Independent's trio is always his own
+            if h > side_h[s]:
+                side_h[s] = h
+            side_ach[s] |= a
+            side_mt[s] |= mt
+    if pooled:                                            # D9.5 team_trio = pooled
+        for s in range(ns):
+            if cfg[C_INDEP] >= 0 and s == cfg[C_SIDE + cfg[C_INDEP]]:
+                continue
+            members = 0
+            for q in range(n):
+                if cfg[C_SIDE + q] == s:
+                    members |= 1 << q
+            h, e, l, j, a, mt = best_trio(st, members, ann_of[s], wk[W_TMP:W_TMP + 18])
+            side_h[s] = h
+            side_ach[s] = a
+            side_mt[s] = mt
+            _log(cfg, log, EV_SIDE_TRIO, s, e, l, j, _trio_code(st, e, l, j, h))
     win = 0
     dec = 0                 # statistics: how the winner was found (DEC_*)
     if mode == 0:                                            # D7.3, D7.4
-        bh = 0
         for p in range(n):
-            if harm[p] > bh:
-                bh = harm[p]
-        nbest = 0
-        for p in range(n):
-            if harm[p] == bh:
-                nbest += 1
-        if bh > 0 or cfg[C_NO_TRIO_POINTS]:
-            bv = -1
+            eligible[p] = 1
+            pts[p] = st[S_CUM + p]
+        bh, cands = _top(harm, eligible, n)
+        if bh > 0:
             for p in range(n):
-                if harm[p] == bh and st[S_CUM + p] > bv:
-                    bv = st[S_CUM + p]
-            for p in range(n):
-                if harm[p] == bh and st[S_CUM + p] == bv:
-                    win |= 1 << p
-            dec = _decided(nbest, win) if bh > 0 else DEC_NOTRIO_POINTS
-    else:
-        for p in range(n):
-            s = cfg[C_SIDE + p]
-            if harm[p] > side_h[s]:
-                side_h[s] = harm[p]
-        if mode != MODE_2V2P1:                               # D9.5
+                match[p] = pmatch[p] and ann_of[p] >= 0 and announced_harmony(ann_of[p]) == bh
+            win, dec = _pick(cands, pts, match, n)
+        elif cfg[C_NO_TRIO_POINTS]:
+            win, dec = _pick((1 << n) - 1, pts, match, n)
+            dec = DEC_NOTRIO_POINTS
+    elif mode != MODE_2V2P1:                                 # D9.5
+        for s in range(ns):
+            eligible[s] = 1
+            pts[s] = _side_points(st, cfg, s, cfg[C_TP_SUM])
+        bh, cands = _top(side_h, eligible, ns)
+        if bh > 0:
             for s in range(ns):
-                eligible[s] = 1
-            win = _best_sides(st, cfg, side_h, eligible)
-            dec = _decided(_n_best_sides(cfg, side_h, eligible), win)
-        else:                                                # D9.6
-            indep = cfg[C_INDEP]
-            si = cfg[C_SIDE + indep]
-            # 1. three-colour harmony: those players' own points decide
-            bv = -1
+                match[s] = side_mt[s] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == bh
+            win, dec = _pick(cands, pts, match, ns)
+    else:                                                    # D9.6
+        indep = cfg[C_INDEP]
+        si = cfg[C_SIDE + indep]
+        # 1. three-colour harmony
+        if pooled:            # the sides' trios; a tie compares the sides' points (D9.5)
+            for s in range(ns):
+                eligible[s] = side_h[s] == 3
+                pts[s] = _side_points(st, cfg, s, cfg[C_TP_SUM])
+                match[s] = side_mt[s] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == 3
+            win, _ = _pick(_top(side_h, eligible, ns)[1], pts, match, ns)
+        else:                 # those players' own points decide
             for p in range(n):
-                if harm[p] == 3 and st[S_CUM + p] > bv:
-                    bv = st[S_CUM + p]
-            if bv >= 0:
-                for p in range(n):
-                    if harm[p] == 3 and st[S_CUM + p] == bv:
-                        win |= 1 << cfg[C_SIDE + p]
-                dec = DEC_P1
+                eligible[p] = harm[p] == 3
+                pts[p] = st[S_CUM + p]
+                s = cfg[C_SIDE + p]
+                match[p] = pmatch[p] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == 3
+            wp, _ = _pick(_top(harm, eligible, n)[1], pts, match, n)
+            for p in range(n):
+                if (wp >> p) & 1:
+                    win |= 1 << cfg[C_SIDE + p]
+        if win:
+            dec = DEC_P1
+        else:
+            # 2. the Independent's own conditions
+            ci = st[S_CUM + indep]
+            most = True
+            for q in range(n):
+                if q != indep:
+                    if st[S_CUM + q] > ci or (cfg[C_IND_STRICT] and st[S_CUM + q] == ci):
+                        most = False
+            has_j = False
+            for i in range(st[S_NFIG + indep]):
+                f = st[S_FIG + indep * NFIG + i]
+                if f < MEDIA0 and f // 4 == 2:
+                    has_j = True
+            controller = st[S_MEDIA_OWNED + indep] == 2 and has_j
+            dissident = harm[indep] == 2
+            res[R_IND_COND] = (1 if most else 0) | (2 if controller else 0) | (
+                4 if dissident else 0)
+            if most or controller or dissident:
+                win = 1 << si
+                dec = DEC_P2
             else:
-                # 2. the Independent's own conditions
-                ci = st[S_CUM + indep]
-                most = True
-                for q in range(n):
-                    if q != indep:
-                        if st[S_CUM + q] > ci or (cfg[C_IND_STRICT] and st[S_CUM + q] == ci):
-                            most = False
-                has_j = False
-                for i in range(st[S_NFIG + indep]):
-                    f = st[S_FIG + indep * NFIG + i]
-                    if f < MEDIA0 and f // 4 == 2:
-                        has_j = True
-                controller = st[S_MEDIA_OWNED + indep] == 2 and has_j
-                dissident = harm[indep] == 2
-                res[R_IND_COND] = (1 if most else 0) | (2 if controller else 0) | (
-                    4 if dissident else 0)
-                if most or controller or dissident:
-                    win = 1 << si
-                    dec = DEC_P2
-                else:
-                    # 3. residual team trios (the Independent takes no part)
+                # 3. residual team trios (the Independent takes no part); p3_harmonies
+                h3 = wk[t + 80:t + 80 + MAXP]
+                for s in range(ns):
+                    eligible[s] = s != si
+                    pts[s] = _side_points(st, cfg, s, cfg[C_P3_SUM])
+                    # mono_only: only a 1-colour trio qualifies
+                    h3[s] = (side_ach[s] >> 1) & 1 if cfg[C_P3_MONO] else side_h[s]
+                bh, cands = _top(h3, eligible, ns)
+                if bh > 0:
                     for s in range(ns):
-                        eligible[s] = 1 if s != si else 0
-                    if cfg[C_P3_MONO]:
-                        for s in range(ns):
-                            side_h[s] = 0
-                        for p in range(n):
-                            if (ach[p] >> 1) & 1:
-                                side_h[cfg[C_SIDE + p]] = 1
-                    win = _best_sides(st, cfg, side_h, eligible)
-                    if win:
-                        dec = DEC_P3
+                        match[s] = (side_mt[s] and ann_of[s] >= 0
+                                    and announced_harmony(ann_of[s]) == bh)
+                    win, _ = _pick(cands, pts, match, ns)
+                    dec = DEC_P3
     nwin = 0
     seats = 0
+    wh = -1
     for s in range(MAXP):
         if (win >> s) & 1:
             nwin += 1
+            if side_h[s] > wh:
+                wh = side_h[s]
     for p in range(n):
         if (win >> cfg[C_SIDE + p]) & 1:
             seats |= 1 << p
     res[R_NWIN] = nwin
     res[R_WINSIDES] = win
     res[R_DECIDED] = dec if win else 0
-    wh = -1
-    for p in range(n):
-        if (seats >> p) & 1 and harm[p] > wh:
-            wh = harm[p]
     res[R_WIN_HARM] = wh
     _log(cfg, log, EV_RESULT, win, seats, 0, 0, 0)
+
+
+# ------------------------------------------------------------------ X2 announcements
+@njit(cache=True, _nrt=False)
+def _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
+    """X2: before the game, after X1, every side publicly announces a colouring for its
+    trio (E*16 + L*4 + J, one of 64) — in seat order, each side once, asked at its first
+    seat; a team's announcement is a team decision (D9.2). Each sees those made before."""
+    asked = 0
+    for p in range(cfg[C_N]):
+        side = cfg[C_SIDE + p]
+        if (asked >> side) & 1:
+            continue
+        asked |= 1 << side
+        for c in range(64):
+            opts[c] = c
+        st[S_ANN + side] = _decide(fns, st, cfg, obs, p, K_ANNOUNCE, opts, 64, params,
+                                   prng, wk, diag)
+        st[S_GVER] += 1
+        _log(cfg, log, EV_ANNOUNCE, side, st[S_ANN + side], 0, 0, 0)
 
 
 # ------------------------------------------------------------------ one game, a batch
@@ -765,6 +847,7 @@ def init_state(cfg, key, st, obs, prng, res):
         st[S_COVER + f] = -1
     for p in range(MAXP):
         st[S_FAV + p] = -1
+        st[S_ANN + p] = -1
         st[S_VETO + p] = cfg[C_SIDE_VETOES + p]
         st[S_PUB + p] = -1
         st[S_SEC + p] = -1
@@ -798,6 +881,8 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
                                     wk, diag)
             _log(cfg, log, EV_FAV, p, st[S_FAV + p], 0, 0, 0)
         st[S_GVER] += 1
+    if cfg[C_ANNOUNCE]:                                     # X2 announced colourings
+        _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
     while True:                                              # D5.1
         _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res)
         st[S_ROUND] += 1

@@ -37,7 +37,11 @@ C_SIDE_VETOES = 25  # MAXP entries: vetoes per side at setup
 C_CHECK_OBS = 30   # 1: check every decision against a scrambled hidden state
 C_LOG = 31         # 1: write the event log (game records)
 C_STATS = 32       # 1: also the statistics that cost a search (R_UNAN_DELTA, R_UNAN_FLIP)
-CFG_LEN = 33
+C_ANNOUNCE = 33    # X2 announced_trio: 1 on
+C_POOLED = 34      # D9.5 team_trio: 0 best_member, 1 pooled
+C_TALK_HANDS = 35  # D9.2 team_talk: 0 figures, 1 hands
+C_P3_SUM = 36      # D9.6 step 3 p3_points_tiebreak: 1 sum, 0 max
+CFG_LEN = 37
 
 MODE_INDIVIDUAL, MODE_2V2, MODE_2V3, MODE_2V2P1 = 0, 1, 2, 3
 
@@ -71,11 +75,13 @@ S_UNAN = S_SEC_TAKE + MAXP      # 5 unanimous discard (face down, out), -1
 S_UNAN_TAKE = S_UNAN + MAXP     # 5: -2 not yet, 63 deck, card
 S_SCORE = S_UNAN_TAKE + MAXP    # 5 round scores of the last showdown
 S_MEDIA_OWNED = S_SCORE + MAXP  # 5: Media held after D6.1 (kept/collected count)
-ST_LEN = S_MEDIA_OWNED + MAXP
+S_ANN = S_MEDIA_OWNED + MAXP    # 5 by side: X2 announced colouring E*16 + L*4 + J, -1 none
+ST_LEN = S_ANN + MAXP
 
 # ---------------------------------------------------------------- obs
 # decision kinds
-K_FAV, K_PUBLIC, K_SECRET, K_VETO, K_UNAN, K_ALLOC, K_MEDIA, K_COLOUR = range(8)
+K_FAV, K_PUBLIC, K_SECRET, K_VETO, K_UNAN, K_ALLOC, K_MEDIA, K_COLOUR, K_ANNOUNCE = range(9)
+# K_ANNOUNCE (X2): options 0..63 = the colouring E*16 + L*4 + J (suits 0..3 = S H D C)
 
 O_KIND = 0
 O_SEAT = 1
@@ -107,7 +113,10 @@ O_COVER = O_FIGUP + MAXP         # 14
 O_MEDIA_OWNED = O_COVER + NFIG   # 5 (public once the Scandal phase starts)
 O_FIGS = O_MEDIA_OWNED + MAXP    # 5 x 14: known figure id, -1 face-down unknown, -2 none
 O_FVER = O_FIGS + MAXP * NFIG    # 5: versions of the O_FIGS rows (bookkeeping)
-OBS_LEN = O_FVER + MAXP
+O_ANN = O_FVER + MAXP            # 5 by seat: X2 colouring announced by the seat's side, -1
+O_MATE_HAND = O_ANN + MAXP       # 5 by seat: a teammate's hand mask in a team decision
+                                 # under team_talk = hands (D9.2), else 0
+OBS_LEN = O_MATE_HAND + MAXP
 
 S_ARG0 = ST_LEN        # decision argument (K_ALLOC: figure; K_COLOUR: target seat)
 S_ARG1 = ST_LEN + 1    # K_COLOUR: target figure slot
@@ -158,7 +167,7 @@ R_ACT_MATE = R_TARGETED + MAXP      # MAXP: Media actions of seat aimed at a tea
 R_ACT_OPP = R_ACT_MATE + MAXP       # MAXP: … aimed at an opponent
 R_DECIDED = R_ACT_OPP + MAXP        # how the election was decided: DEC_* code
 R_IND_COND = R_DECIDED + 1          # 2v2+1 step 2: bitmask of the Independent's conditions a/b/c
-R_WIN_HARM = R_IND_COND + 1         # best harmony among winning players (-1: no winner)
+R_WIN_HARM = R_IND_COND + 1         # best harmony of the winning sides' trios (-1: no winner)
 RES_LEN = R_WIN_HARM + 1
 
 # R_DECIDED codes
@@ -168,11 +177,12 @@ DEC_POINTS = 2         # a harmony tie broken by points
 DEC_SHARED = 3         # a tie that points did not break: shared victory
 DEC_NOTRIO_POINTS = 4  # no trio anywhere, won on points (D7.4 `points`)
 DEC_P1, DEC_P2, DEC_P3 = 5, 6, 7    # 2v2+1: the priority step that found the winner (D9.6)
+DEC_ANNOUNCED = 8      # a harmony tie broken by the announced colouring (X2)
 DEC_LABELS = ("none", "harmony", "points", "shared", "no_trio_points", "p1_three_colour",
-              "p2_independent", "p3_team_trios")
+              "p2_independent", "p3_team_trios", "announced")
 
 # ---------------------------------------------------------------- event log (records)
 from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)
 (EV_PILE, EV_FAV, EV_ROUND, EV_DECK, EV_PUBLIC, EV_SECRET, EV_VETO, EV_UNAN, EV_SHOW,
  EV_WIN, EV_FIG, EV_REVEAL, EV_POINTS, EV_END, EV_CANCEL, EV_KEPT, EV_MEDIA, EV_TRIO,
- EV_RESULT) = range(1, 20)
+ EV_RESULT, EV_ANNOUNCE, EV_SIDE_TRIO) = range(1, 22)

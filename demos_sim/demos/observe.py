@@ -10,7 +10,10 @@ the single place that decides what is visible:
   suits (X1), figure counts, figures face up (Carré reveals, Media covers, revealed
   Media) and the Media covers' colours;
 - one's own figures; in team modes the teammates' figures too, but only for the team's
-  decisions (veto, allocation, Media), which D9.2 gives the team's knowledge of figures.
+  decisions (veto, allocation, Media, the X2 announcement), which D9.2 gives the team's
+  knowledge of figures; under ``team_talk = hands`` (D9.2) those team decisions also see
+  the teammates' numeric hands at that moment (``O_MATE_HAND``), never otherwise;
+- the colourings announced so far (X2), by seat (the seat's side's announcement).
 
 ``scramble_hidden`` permutes everything a seat cannot see (undealt deck, other players'
 never-seen cards, face-down figures, the Power pile); the observation test asserts that
@@ -20,8 +23,8 @@ never-seen cards, face-down figures, the Power pile); the observation test asser
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_MODE, C_N, C_SIDE, RNG_SCRAMBLE, K_ALLOC, K_COLOUR, K_MEDIA, K_VETO, MAXP, NFIG,
-    O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
+    C_MODE, C_N, C_SIDE, C_TALK_HANDS, RNG_SCRAMBLE, K_ALLOC, K_ANNOUNCE, K_COLOUR,
+    K_MEDIA, K_VETO, MAXP, NFIG, O_ANN, O_MATE_HAND, S_ANN, O_ARG0, O_ARG1, O_COVER, O_CUM, O_DEALER, O_DECK_LEFT, O_FACEUP, O_FAV, O_FIGS,
     O_FIGUP, O_FVER, O_GVER, O_HAND, O_KIND, O_MEDIA_OWNED, O_N, O_NFIG, O_OWN_OUT,
     O_PILE_LEFT, O_PUB, O_ROUND, O_SCORE, O_SEAT, O_SEC, O_SEC_TAKE, O_SIDE, O_TABLE,
     O_UNAN_TAKE, O_VETOED, O_VETOES, S_ARG0, S_ARG1, S_COVER, S_CUM, S_DEALER,
@@ -34,7 +37,14 @@ from demos_sim.rng import shuffle_inplace
 
 @njit(cache=True, inline="always")
 def is_team_decision(kind):
-    return kind == K_VETO or kind == K_ALLOC or kind == K_MEDIA or kind == K_COLOUR
+    return (kind == K_VETO or kind == K_ALLOC or kind == K_MEDIA or kind == K_COLOUR
+            or kind == K_ANNOUNCE)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sees_mate_hands(st, cfg):
+    """D9.2 ``team_talk = hands``: is a team decision being taken with the hands shown?"""
+    return st[S_TEAMVIEW] == 1 and cfg[C_TALK_HANDS] != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -62,6 +72,7 @@ def observe_game(st, cfg, seat, obs):
         up = st[S_FIGUP + p] if live else 0
         obs[O_FIGUP + p] = up
         obs[O_MEDIA_OWNED + p] = st[S_MEDIA_OWNED + p] if live else 0
+        obs[O_ANN + p] = st[S_ANN + cfg[C_SIDE + p]] if live else -1
         known = live and knows_figures_of(st, cfg, seat, p)
         ver = (st[S_FVER + p] * 2 + known) if live else -2
         if obs[O_FVER + p] == ver:
@@ -113,6 +124,11 @@ def observe(st, cfg, seat, kind, obs):
             obs[O_SEC + p] = 40
         obs[O_SEC_TAKE + p] = t
         obs[O_UNAN_TAKE + p] = st[S_UNAN_TAKE + p] if p < n else -2
+        obs[O_MATE_HAND + p] = 0
+    if sees_mate_hands(st, cfg):                # D9.2 team_talk = hands
+        for p in range(n):
+            if p != seat and cfg[C_SIDE + p] == cfg[C_SIDE + seat]:
+                obs[O_MATE_HAND + p] = st[S_HAND + p]
     obs[O_ARG0] = -1
     obs[O_ARG1] = -1
     if kind == K_ALLOC:
@@ -142,6 +158,10 @@ def scramble_hidden(st, cfg, seat, kind, rng, tmp):
         fixed |= 1 << st[S_SEC + seat]
     if st[S_UNAN_TAKE + seat] >= 0:
         fixed |= 1 << st[S_UNAN + seat]
+    if sees_mate_hands(st, cfg):                # D9.2 team_talk = hands: shown, so kept
+        for p in range(n):
+            if cfg[C_SIDE + p] == cfg[C_SIDE + seat]:
+                fixed |= st[S_HAND + p]
     cards = tmp[0:40]
     nc = 0
     for i in range(st[S_DECK_POS], st[S_DECK_LEN]):

@@ -20,7 +20,12 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import CHUNK, chunk_game_keys, policy_tuple
 from demos_sim.sim_common import write_jsonl_atomic
 
-CONTRACT = 1
+CONTRACT = 2
+
+
+def _colouring(code: int) -> list[str]:
+    """E*16 + L*4 + J (X2 announcements, trio colours) -> suit letters in order E, L, J."""
+    return [SUITS[code // 16], SUITS[(code // 4) % 4], SUITS[code % 4]]
 
 
 def _take(t: int):
@@ -59,21 +64,26 @@ def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -
     rec = {
         "game": "demos", "contract": CONTRACT, "rules": config.rules, "mode": config.mode,
         "players": n, "seating": config.seating, "variants": dict(config.variants),
-        "seed": seed, "policies": pols, "favourite_suits": None, "power_pile": [],
+        "seed": seed, "policies": pols, "favourite_suits": None, "announced_trios": None,
+        "power_pile": [],
         "rounds": [], "truncated": False, "scandal": None, "final": None,
     }
     fav = [None] * n
     rnd = None
     scandal = {"cancelled": [], "kept": [], "actions": []}
     final = {"cumulative_points": [0] * n, "trios": {}, "trio_colours": {},
-             "harmony": [0] * n, "winners": [], "winning_sides": []}
+             "harmony": [0] * n, "winners": [], "winning_sides": [], "side_trios": None}
     cum = [0] * n
+    owner = {}                       # figure id -> seat holding it (D9.5 pooled trios)
+    announced = {}
     for ev in events:
         t, a, b, c, d, e = (int(x) for x in ev)
         if t == L.EV_PILE:
             rec["power_pile"].append(figure_code(a))
         elif t == L.EV_FAV:
             fav[a] = SUITS[b]
+        elif t == L.EV_ANNOUNCE:
+            announced[labels[a]] = _colouring(b)
         elif t == L.EV_ROUND:
             rnd = {"dealer": b, "deck": [], "public": [], "secret": [], "veto": None,
                    "unanimous": None if config.rules == "simplified" else [],
@@ -103,6 +113,7 @@ def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -
             rnd["winners"].append(a)
         elif t == L.EV_FIG:
             rnd["figures"].append({"seat": a, "figure": figure_code(b)})
+            owner[b] = a
         elif t == L.EV_REVEAL:
             rnd["reveals"].append({"seat": a, "figure": figure_code(b)})
         elif t == L.EV_POINTS:
@@ -123,11 +134,15 @@ def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -
                 final["trios"][str(a)] = None
                 final["trio_colours"][str(a)] = None
             else:
-                cols = e // 4
                 final["trios"][str(a)] = [figure_code(b), figure_code(c), figure_code(d)]
-                final["trio_colours"][str(a)] = [SUITS[cols // 16], SUITS[(cols // 4) % 4],
-                                                 SUITS[cols % 4]]
+                final["trio_colours"][str(a)] = _colouring(e // 4)
             final["harmony"][a] = h
+        elif t == L.EV_SIDE_TRIO:
+            side_trios = final["side_trios"] = final["side_trios"] or {}
+            side_trios[labels[a]] = None if e % 4 == 0 else {
+                "figures": [figure_code(b), figure_code(c), figure_code(d)],
+                "seats": [owner[b], owner[c], owner[d]],
+                "colours": _colouring(e // 4), "harmony": e % 4}
         elif t == L.EV_RESULT:
             final["winning_sides"] = [labels[s] for s in range(len(labels)) if (a >> s) & 1]
             final["winners"] = [p for p in range(n) if (b >> p) & 1]
@@ -137,6 +152,8 @@ def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -
             raise RuntimeError(f"unknown event type {t}")
     if config.variants["favourite_suit_bonus"] > 0:
         rec["favourite_suits"] = fav
+    if config.variants["announced_trio"]:
+        rec["announced_trios"] = announced
     if config.rules == "full" and not rec["truncated"]:
         rec["scandal"] = scandal
     return rec

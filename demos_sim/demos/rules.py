@@ -39,6 +39,10 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "independent_points_strict": ("bool", True),
     "p3_harmonies": (("bicolour_then_mono", "mono_only"), "bicolour_then_mono"),
     "favourite_suit_bonus": ("int", 0),
+    "announced_trio": ("bool", False),
+    "team_trio": (("best_member", "pooled"), "best_member"),
+    "team_talk": (("figures", "hands"), "figures"),
+    "p3_points_tiebreak": (("sum", "max"), "sum"),
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
 
@@ -207,6 +211,10 @@ class DemosConfig:
         a[L.C_IND_STRICT] = v["independent_points_strict"]
         a[L.C_P3_MONO] = v["p3_harmonies"] == "mono_only"
         a[L.C_FAV_BONUS] = v["favourite_suit_bonus"]
+        a[L.C_ANNOUNCE] = v["announced_trio"]
+        a[L.C_POOLED] = v["team_trio"] == "pooled"
+        a[L.C_TALK_HANDS] = v["team_talk"] == "hands"
+        a[L.C_P3_SUM] = v["p3_points_tiebreak"] == "sum"
         sides = self.side_of_seat()
         a[L.C_SIDE:L.C_SIDE + L.MAXP] = -1
         a[L.C_SIDE:L.C_SIDE + self.players] = sides

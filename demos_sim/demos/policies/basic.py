@@ -9,20 +9,25 @@ takes, passes, veto, team allocation, Media target and colour, favourite suit).
   the hand is known after the action (a take), an estimate for a blind deck draw (the
   combination already held in the 4 kept cards, or ``params[1]`` × the best run one card
   short); a pass keeps the current hand;
-- veto: when its own hand already scores at least ``params[0]`` points;
+- veto: when its own hand already scores at least ``params[0]`` points (under
+  ``team_talk = hands``, D9.2: the best hand of the team);
+- X2 announcement: a three-colour colouring sharing as few figures as possible with the
+  colourings already announced (sides announcing the same figure compete for it);
 - team allocation: the member whose best trio harmony gains most from the figure;
 - Media: an opponent's figure (a teammate's only when nothing else is legal and the
   action is compulsory, then the colour that best helps the teammate); against an
-  opponent, the colour most common among their figures it can see.
+  opponent, the colour most common among their figures it can see; for a teammate, the
+  colour giving its best harmony, the team's announced one (X2) first on a tie.
 """
 
 import numpy as np
 from numba import njit
 
 from demos_sim.demos.layout import (
-    C_CARRE, C_FAV_BONUS, C_RB, C_RULES, DECK_TOP, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA,
-    K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MEDIA0, NFIG, O_ARG0, O_ARG1, O_COVER, O_FAV,
-    O_FIGS, O_HAND, O_KIND, O_NFIG, O_SEAT, O_SIDE, O_TABLE,
+    C_CARRE, C_FAV_BONUS, C_RB, C_RULES, DECK_TOP, K_ALLOC, K_ANNOUNCE, K_COLOUR, K_FAV,
+    K_MEDIA, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXP, MEDIA0, NFIG, O_ANN, O_ARG0, O_ARG1,
+    O_COVER, O_FAV, O_FIGS, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_SEAT, O_SIDE,
+    O_TABLE,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
@@ -97,7 +102,51 @@ def value4(sr, h4, fav, weight):
     return best
 
 
+@njit(cache=True)
+def team_hand_value(sr, obs, seat):
+    """Best exact value among the hands the deciding seat may see: its own, and under
+    ``team_talk = hands`` (D9.2) in a team decision its teammates' (``O_MATE_HAND``)."""
+    v = value5(sr, obs[O_HAND], obs[O_FAV + seat])
+    for p in range(MAXP):
+        h = obs[O_MATE_HAND + p]
+        if h != 0:
+            w = value5(sr, h, obs[O_FAV + p])
+            if w > v:
+                v = w
+    return v
+
+
 # ------------------------------------------------------------------ figures
+@njit(cache=True)
+def announced_colour(ann, t):
+    """The suit an X2 colouring ``ann`` (E*16 + L*4 + J) announces for figure type t."""
+    return (ann >> (2 * (2 - t))) & 3
+
+
+@njit(cache=True)
+def announce_colouring(obs):
+    """X2: a three-colour colouring (the best harmony) that shares the fewest figures with
+    the colourings already announced; the search starts at a seat-dependent colouring."""
+    taken = 0                               # figure ids type*4 + colour announced so far
+    for p in range(obs[O_N]):
+        a = obs[O_ANN + p]
+        if a >= 0:
+            for t in range(3):
+                taken |= 1 << (4 * t + announced_colour(a, t))
+    best = 4
+    code = 0
+    for k in range(64):
+        c = (k + 21 * obs[O_SEAT]) % 64
+        ce = announced_colour(c, 0)
+        cl = announced_colour(c, 1)
+        cj = announced_colour(c, 2)
+        if ce == cl or ce == cj or cl == cj:
+            continue
+        clash = popcount(taken & ((1 << ce) | (1 << (4 + cl)) | (1 << (8 + cj))))
+        if clash < best:
+            best = clash
+            code = c
+    return code
 @njit(cache=True)
 def _trio_harmony(obs, seat, extra):
     """Best harmony of ``seat``'s known figures plus figure ``extra`` (-1 none)."""
@@ -273,10 +322,12 @@ def _greedy_colour(obs, seat):
         bc = 0
         bh = -1
         save = obs[O_COVER + f]
+        ann = obs[O_ANN + q]
+        want = announced_colour(ann, f // 4) if ann >= 0 else -1
         for c in range(4):
             obs[O_COVER + f] = c
             hh = _trio_harmony(obs, q, -1)
-            if hh > bh:
+            if hh > bh or (hh == bh and c == want):
                 bh = hh
                 bc = c
         obs[O_COVER + f] = save
@@ -321,9 +372,11 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
         if params[P_NOVETO] > 0:
             return 0
         sr = scoring_rules(cfg)
-        return 1 if value5(sr, obs[O_HAND], obs[O_FAV + seat]) >= params[P_VETO_AT] else 0
+        return 1 if team_hand_value(sr, obs, seat) >= params[P_VETO_AT] else 0
     if kind == K_FAV:
         return seat % 4
+    if kind == K_ANNOUNCE:
+        return announce_colouring(obs)
     if kind == K_ALLOC:
         return _greedy_alloc(obs, opts, n_opts)
     if kind == K_MEDIA:

@@ -23,6 +23,9 @@ Everything is computed from the seat's observation (RULES.md M2):
   is nearly empty (a veto unused at the end is wasted) and raised by ``params[P_NEED]``
   × (1 - need) where *need* is the chance that the next figure improves the seat's
   best trio (round-level awareness: winning matters less when the trio is complete).
+  Under ``team_talk = hands`` (D9.2) the team's best hand is valued instead of the own.
+- **X2 announcement**: ``greedy``'s (a three-colour colouring clashing least with those
+  already announced).
 - **team allocation**: the member for which the team's best trio (the best member's
   trio, D9.5) gains most; ties go to the member whose own trio gains, then to the one
   with fewer figures of that type.
@@ -42,12 +45,14 @@ from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.demos.layout import (
-    C_MODE, C_RULES, DECK_TOP, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
+    C_MODE, C_RULES, DECK_TOP, K_ALLOC, K_ANNOUNCE, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC,
+    K_SECRET,
     K_UNAN, K_VETO, MEDIA0, NFIG, O_ARG0, O_ARG1, O_COVER, O_CUM, O_FACEUP, O_FAV,
     O_FIGS, O_HAND, O_KIND, O_N, O_NFIG, O_OWN_OUT, O_PILE_LEFT, O_SEAT, O_SIDE, O_TABLE,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
-from demos_sim.demos.policies.basic import _greedy_colour, value4, scoring_rules, value5
+from demos_sim.demos.policies.basic import (
+    _greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
 from demos_sim.demos.scoring import best_combo, suit_slice, total_value
 from demos_sim.rng import below
 
@@ -601,7 +606,7 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
         if params[P_NOVETO] > 0:
             return 0
         sr = scoring_rules(cfg)
-        v0 = value5(sr, obs[O_HAND], obs[O_FAV + seat])
+        v0 = team_hand_value(sr, obs, seat)
         thr = params[P_VETO_AT]
         if obs[O_PILE_LEFT] <= obs[O_N]:
             thr -= params[P_LATE]
@@ -612,6 +617,8 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
         return 1 if v0 >= thr else 0
     if kind == K_FAV:
         return seat % 4
+    if kind == K_ANNOUNCE:
+        return announce_colouring(obs)
     if kind == K_ALLOC:
         return _alloc(obs, opts, n_opts)
     if kind == K_MEDIA:

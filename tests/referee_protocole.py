@@ -46,6 +46,9 @@ Readings of points the texts leave open
   if any. The rule in force is standard selection with ``standard_tie`` in *each* mode
   and reinforced selection at every cooperative level, the final 1–4-card resolution
   included. The round's Norm is exactly the union of the kept cards of the round.
+  ``majority_scope`` (P3.1a) says how the top of a Selection is counted, under standard
+  and reinforced selection alike (``ref_norm.py`` states the reading); under
+  ``per_dimension`` a wrong ``kept`` is reported as P3.1a.
 - P4.1 is evaluated for every player still in the game at once, against the same Norm.
   ``control`` lists exactly those players (those who fail in it included).
 - P4.2: points are cumulative by seat; a player eliminated (now or earlier) has 0;
@@ -89,8 +92,10 @@ except ImportError:  # imported with tests/ on sys.path (pytest's default)
     from ref_norm import ALL_CARDS, COLOURS, SYMBOLS, ref_norm_selection  # type: ignore[no-redef]
 
 # RULES.md Part V: the Protocole variants, their values, and nothing else.
-PROTOCOLE_VARIANTS = ("standard_tie", "reinforced_scope", "round_cap")
-VARIANT_DEFAULTS = {"standard_tie": "keep_tied", "reinforced_scope": "each_player", "round_cap": 100}
+PROTOCOLE_VARIANTS = ("standard_tie", "reinforced_scope", "round_cap", "majority_scope")
+VARIANT_DEFAULTS = {"standard_tie": "keep_tied", "reinforced_scope": "each_player", "round_cap": 100,
+                    "majority_scope": "pooled"}
+CONTRACT = 2  # RULES.md / GAME_RECORD.md contract version 2
 MODES = ("each", "coop")
 # GAME_RECORD.md: every key shown is required (null where it does not apply).
 RECORD_KEYS = ("game", "contract", "mode", "level", "players", "variants", "seed", "policies", "removed",
@@ -278,8 +283,8 @@ class _Referee:
         if rec.get("game") != "protocole":
             self.bad("record", "GAME_RECORD", f"game must be 'protocole', got {_short(rec.get('game'))}")
             return False
-        if rec.get("contract") != 1 or isinstance(rec.get("contract"), bool):
-            self.bad("record", "GAME_RECORD", f"contract must be 1, got {_short(rec.get('contract'))}")
+        if rec.get("contract") != CONTRACT or isinstance(rec.get("contract"), bool):
+            self.bad("record", "GAME_RECORD", f"contract must be {CONTRACT}, got {_short(rec.get('contract'))}")
         for key in RECORD_KEYS:
             if key not in rec:
                 self.bad("record", "GAME_RECORD", f"key {key!r} is missing (every key is required)")
@@ -317,6 +322,7 @@ class _Referee:
                 "standard_tie": lambda x: x in ("keep_tied", "discard_all"),
                 "reinforced_scope": lambda x: x in ("each_player", "team"),
                 "round_cap": lambda x: _is_int(x) and x >= 1,
+                "majority_scope": lambda x: x in ("pooled", "per_dimension"),  # P3.1a
             }
             for name, good in checks.items():
                 if name not in variants:
@@ -562,13 +568,17 @@ class _Referee:
         sel_index = 0
         reinforced_sel = self.coop  # P3.2: reinforced at every cooperative level
         tie = self.v["standard_tie"]
-        sel_rule = "P3.2" if reinforced_sel else "P3.1"
+        scope = self.v["majority_scope"]  # P3.1a
+        sel_rule = "P3.1a" if scope == "per_dimension" else "P3.2" if reinforced_sel else "P3.1"
 
         def resolve(final: bool, turn_where: str) -> None:
             nonlocal sel_index
             current = list(selection)
-            expected_kept = ref_norm_selection(current, reinforced=reinforced_sel, standard_tie=tie)
+            expected_kept = ref_norm_selection(current, reinforced=reinforced_sel, standard_tie=tie,
+                                               majority_scope=scope)
             rule_name = "reinforced selection" if reinforced_sel else f"standard selection ({tie})"
+            if scope == "per_dimension":
+                rule_name += " with majority_scope per_dimension"
             if sel_index >= len(selections):
                 rule = "P3.3" if final else "P2.2"
                 when = f"the {len(current)} cards left at the end of the round" if final else "the Selection reached 5 cards"
@@ -595,7 +605,8 @@ class _Referee:
                             self.bad(sw, sel_rule, f"{rule_name} of {_cards_text(current)} keeps "
                                      f"{_cards_text(expected_kept)}, got kept {_cards_text(rec_kept)}")
                     elif _is_card_list(rec_cards) and 1 <= len(rec_cards) <= 5:
-                        own = ref_norm_selection(rec_cards, reinforced=reinforced_sel, standard_tie=tie)
+                        own = ref_norm_selection(rec_cards, reinforced=reinforced_sel, standard_tie=tie,
+                                                 majority_scope=scope)
                         if set(rec_kept) != set(own):
                             self.bad(sw, sel_rule, f"{rule_name} of the recorded cards {_cards_text(rec_cards)} keeps "
                                      f"{_cards_text(own)}, got kept {_cards_text(rec_kept)}")

@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from ref_norm import ref_norm_selection
 from referee_protocole import audit_protocole
 
 from demos_sim.protocole import engine as E
@@ -21,7 +22,10 @@ from demos_sim.sim_common import CHUNK, chunk_game_keys
 SETUPS = [(mode, level, n) for mode, level in (("each", None), ("coop", 1), ("coop", 2), ("coop", 3))
           for n in (2, 3, 4)]
 VARIANT_SETS = [{}, {"standard_tie": "discard_all", "reinforced_scope": "team"},
-                {"round_cap": 1}, {"round_cap": 2}]
+                {"round_cap": 1}, {"round_cap": 2},
+                {"majority_scope": "per_dimension"},                                  # P3.1a
+                {"majority_scope": "per_dimension", "standard_tie": "discard_all", "reinforced_scope": "team"}]
+VARIANT_IDS = ["defaults", "discard_all-team", "cap1", "cap2", "per_dimension", "per_dimension-discard_all-team"]
 POLICY_SETS = [["random"], ["cautious"], ["convention"], ["cautious", "random", "convention", "random"]]
 
 
@@ -30,9 +34,10 @@ def _id(s):
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=_id)
-@pytest.mark.parametrize("variants", VARIANT_SETS, ids=["defaults", "discard_all-team", "cap1", "cap2"])
+@pytest.mark.parametrize("variants", VARIANT_SETS, ids=VARIANT_IDS)
 def test_records_follow_the_contract(setup, variants):
-    """Every record validates against the schema and the referee finds no violation."""
+    """Every record validates against the schema (contract 2) and the referee finds no
+    violation."""
     mode, level, n = setup
     cfg = ProtocoleConfig(mode, level, n, variants)
     for pols in POLICY_SETS:
@@ -40,17 +45,31 @@ def test_records_follow_the_contract(setup, variants):
             json.loads(json.dumps(rec))  # plain JSON
             assert audit_protocole(rec) == []
             assert rec["variants"] == cfg.variants and rec["level"] == level
+            assert rec["contract"] == 2
 
 
 @pytest.mark.parametrize("setup", SETUPS, ids=_id)
-def test_many_games_audit_clean(setup):
-    """150 games per setup (random and the setup's heuristic), replayed by the referee."""
+@pytest.mark.parametrize("variants", [{}, {"majority_scope": "per_dimension"},
+                                      {"majority_scope": "per_dimension", "standard_tie": "discard_all"}],
+                         ids=["defaults", "per_dimension", "per_dimension-discard_all"])
+def test_many_games_audit_clean(setup, variants):
+    """150 games per setup and variant set (random and the setup's heuristic; under
+    per_dimension, P3.1a, also planner), replayed by the referee."""
     mode, level, n = setup
-    cfg = ProtocoleConfig(mode, level, n)
-    for pol in ("random", "cautious" if mode == "each" else "convention"):
+    cfg = ProtocoleConfig(mode, level, n, variants)
+    pols = ["random", "cautious" if mode == "each" else "convention"]
+    if variants:
+        pols.append("planner")
+    differ = 0   # selections that the pooled rule would resolve otherwise
+    for pol in pols:
         for rec in iter_records(cfg, [pol], 75, 5):
             v = audit_protocole(rec, check_schema=False)
             assert v == [], v[:3]
+            for rnd in rec["rounds"]:
+                for sel in rnd["selections"]:
+                    pooled = ref_norm_selection(sel["cards"], mode == "coop", cfg.variants["standard_tie"])
+                    differ += set(pooled) != set(sel["kept"])
+    assert (differ > 0) == (cfg.variants["majority_scope"] == "per_dimension")
 
 
 def _conservation(rec):

@@ -3,8 +3,9 @@ selection (tests/ref_norm.py).
 
 Shows that the referee passes legal games and fails illegal ones:
 
-- ``ref_norm_selection`` on Selections computed by hand (RULES.md P3.1–P3.3), and against
-  a second, differently written selection over many Selections;
+- ``ref_norm_selection`` on Selections computed by hand (RULES.md P3.1–P3.3, P3.1a), and
+  against a second, differently written selection over many Selections, under both
+  ``majority_scope`` values;
 - the rule helpers (P1.2, P4.1, P4.3, P4.4, P5.3) on hand-made cases;
 - a tiny scripted player (``play_game`` below) that plays legal games by RULES.md Part P
   and writes GAME_RECORD.md records, in every mode, level and number of players;
@@ -46,7 +47,9 @@ from referee_protocole import (
 COLS = "RBGYKP"
 SYMS = "MQTSXO"
 DECK36 = [c + s for c in COLS for s in SYMS]
-DEFAULTS = {"standard_tie": "keep_tied", "reinforced_scope": "each_player", "round_cap": 100}
+DEFAULTS = {"standard_tie": "keep_tied", "reinforced_scope": "each_player", "round_cap": 100,
+            "majority_scope": "pooled"}
+PER_DIM = {"majority_scope": "per_dimension"}  # P3.1a
 SETUPS = [("each", None, n) for n in (2, 3, 4)] + [("coop", lv, n) for lv in (1, 2, 3) for n in (2, 3, 4)]
 
 
@@ -112,7 +115,59 @@ def test_small_final_selections():
     assert ref_norm_selection([]) == []
 
 
+# P3.1a, majority_scope = per_dimension, by hand
+PD = dict(majority_scope="per_dimension")
+RULES3 = ({}, {"standard_tie": "discard_all"}, {"reinforced": True})
+
+
+def test_p31a_example_five_red_cards():
+    # P3.1a's example: red 5, every symbol 1 -> the symbols take no part, red alone at the
+    # top, no tie: all five kept under every rule.
+    sel = ["RM", "RQ", "RT", "RS", "RX"]
+    for kw in RULES3:
+        assert ref_norm_selection(sel, **kw, **PD) == sel
+
+
+def test_p31a_one_colour_and_one_symbol_is_not_a_tie():
+    # red 3, star 2: red and star at the top -> all five, under every rule (pooled: red
+    # alone at m = 3 -> RM RQ RT).
+    sel = ["RM", "RQ", "RT", "BS", "GS"]
+    for kw in RULES3:
+        assert ref_norm_selection(sel, **kw, **PD) == sel
+    assert _set(ref_norm_selection(sel)) == ["RM", "RQ", "RT"]
+    # red 2, moon 2: red and moon at the top, no tie -> RM RQ BM (pooled discard_all: [])
+    sel = ["RM", "RQ", "BM", "GT", "YS"]
+    for kw in RULES3:
+        assert _set(ref_norm_selection(sel, **kw, **PD)) == ["BM", "RM", "RQ"]
+
+
+def test_p31a_two_colours_or_two_symbols_tie():
+    sel = ["RM", "RQ", "BT", "BS", "GX"]  # red 2, blue 2; symbols all 1 (none at the top)
+    assert _set(ref_norm_selection(sel, **PD)) == ["BS", "BT", "RM", "RQ"]
+    assert ref_norm_selection(sel, standard_tie="discard_all", **PD) == []
+    assert ref_norm_selection(sel, reinforced=True, **PD) == []
+    sel = ["RM", "BM", "GQ", "YQ", "KT"]  # colours all 1 (none at the top); moon 2, square 2
+    assert _set(ref_norm_selection(sel, **PD)) == ["BM", "GQ", "RM", "YQ"]
+    assert ref_norm_selection(sel, reinforced=True, **PD) == []
+
+
+def test_p31a_every_count_one_is_a_tie():
+    for sel in (["RM", "BQ", "GT", "YS", "KX"], ["RM", "BQ"]):
+        assert ref_norm_selection(sel, **PD) == sel  # every attribute at the top: keep_tied
+        assert ref_norm_selection(sel, standard_tie="discard_all", **PD) == []
+        assert ref_norm_selection(sel, reinforced=True, **PD) == []
+
+
+def test_p31a_a_dimension_at_one_has_nothing_at_the_top():
+    # colours all 1, moon 2 alone: RM BM kept under every rule; a single card goes whole.
+    for kw in RULES3:
+        assert _set(ref_norm_selection(["RM", "BM", "GQ", "YT", "KS"], **kw, **PD)) == ["BM", "RM"]
+        assert ref_norm_selection(["PO"], **kw, **PD) == ["PO"]
+
+
 def test_bad_input_raises():
+    with pytest.raises(ValueError):
+        ref_norm_selection(["RM"], majority_scope="per_colour")
     with pytest.raises(ValueError):
         ref_norm_selection(["RM"], standard_tie="keep")
     with pytest.raises(ValueError):
@@ -123,17 +178,24 @@ def test_bad_input_raises():
         ref_norm_selection(["ZZ"])
 
 
-def _other_selection(selection, reinforced, tie):
-    """A second, differently written P3.1/P3.2 (also used by the scripted player)."""
+def _other_selection(selection, reinforced, tie, scope="pooled"):
+    """A second, differently written P3.1/P3.2/P3.1a (also used by the scripted player)."""
     if len(selection) == 1:
         return list(selection)
     count = Counter()
     for card in selection:
         count["colour " + card[0]] += 1
         count["symbol " + card[1]] += 1
-    m = max(count.values())
-    top = {a for a, k in count.items() if k == m}
-    if len(top) > 1 and (reinforced or tie == "discard_all"):
+    if scope == "per_dimension":  # P3.1a: the top of each dimension apart
+        high = {dim: max(k for a, k in count.items() if a.startswith(dim)) for dim in ("colour", "symbol")}
+        nothing_repeats = high["colour"] == high["symbol"] == 1
+        top = {a for a, k in count.items() if k == high[a.split()[0]] and (k > 1 or nothing_repeats)}
+        tied = any(sum(a.startswith(dim) for a in top) > 1 for dim in ("colour", "symbol"))
+    else:
+        m = max(count.values())
+        top = {a for a, k in count.items() if k == m}
+        tied = len(top) > 1
+    if tied and (reinforced or tie == "discard_all"):
         return []
     return [c for c in selection if "colour " + c[0] in top or "symbol " + c[1] in top]
 
@@ -143,25 +205,28 @@ def test_ref_norm_against_a_second_implementation():
     selections = [list(c) for k in (1, 2, 3) for c in combinations(ALL_CARDS, k)]
     selections += [rng.sample(ALL_CARDS, k) for k in (4, 5) for _ in range(15000)]
     for sel in selections:
-        tied = ref_norm_selection(sel)
-        strict = ref_norm_selection(sel, standard_tie="discard_all")
-        assert ref_norm_selection(sel, reinforced=True) == strict
-        assert tied == _other_selection(sel, False, "keep_tied")
-        assert strict == _other_selection(sel, True, "keep_tied")
-        assert set(strict) <= set(tied) <= set(sel) and tied  # keep_tied always keeps something
+        for scope in ("pooled", "per_dimension"):
+            tied = ref_norm_selection(sel, majority_scope=scope)
+            strict = ref_norm_selection(sel, standard_tie="discard_all", majority_scope=scope)
+            assert ref_norm_selection(sel, reinforced=True, majority_scope=scope) == strict
+            assert tied == _other_selection(sel, False, "keep_tied", scope)
+            assert strict == _other_selection(sel, True, "keep_tied", scope)
+            assert set(strict) <= set(tied) <= set(sel) and tied  # keep_tied always keeps something
 
 
 @pytest.mark.slow
 def test_ref_norm_exhaustive_five_card_selections():
     # Every one of the C(36, 5) = 376,992 five-card Selections, under keep_tied and
-    # reinforced (= discard_all, checked on a sample above), against the second version.
+    # reinforced (= discard_all, checked on a sample above), with majority_scope pooled
+    # and per_dimension (P3.1a), against the second version.
     count = 0
     for sel in combinations(ALL_CARDS, 5):
         count += 1
-        tied = ref_norm_selection(sel)
-        strict = ref_norm_selection(sel, reinforced=True)
-        assert tied == _other_selection(sel, False, "keep_tied")
-        assert strict == _other_selection(sel, True, "keep_tied")
+        for scope in ("pooled", "per_dimension"):  # P3.1a
+            tied = ref_norm_selection(sel, majority_scope=scope)
+            strict = ref_norm_selection(sel, reinforced=True, majority_scope=scope)
+            assert tied == _other_selection(sel, False, "keep_tied", scope)
+            assert strict == _other_selection(sel, True, "keep_tied", scope)
     assert count == 376_992
 
 
@@ -273,7 +338,7 @@ def play_game(mode="each", level=None, players=3, seed=0, variants=None, foyer_r
         turns, sels, norm = [], [], []
 
         def resolve():
-            kept = _other_selection(selection, coop, v["standard_tie"])
+            kept = _other_selection(selection, coop, v["standard_tie"], v["majority_scope"])
             sels.append({"cards": list(selection), "kept": list(kept)})
             norm.extend(kept)
             selection.clear()
@@ -346,7 +411,7 @@ def play_game(mode="each", level=None, players=3, seed=0, variants=None, foyer_r
                   "foyer_cards": sum(len(f) for f in foyers.values()) if win else None}
     else:
         result = {"winners": winners, "outcome": None, "foyer_cards": None}
-    return {"game": "protocole", "contract": 1, "mode": mode, "level": level if coop else None,
+    return {"game": "protocole", "contract": 2, "mode": mode, "level": level if coop else None,
             "players": n, "variants": v, "seed": seed, "policies": ["scripted"] * n,
             "removed": removed, "rounds": rounds, "truncated": not end, "result": result}
 
@@ -419,9 +484,29 @@ SCENARIOS = {
             for i, rd in enumerate(r["rounds"])),
         COOP23, variants={"reinforced_scope": "team"}, count=400),
     "truncated": lambda: find(lambda r: r["truncated"], EACH + COOP, variants={"round_cap": 1}),
+    # P3.1a: a Selection that per_dimension resolves otherwise than pooled would.
+    "each per_dimension differs from pooled": lambda: find(
+        lambda r: any(_scopes_differ(s, False, r["variants"]["standard_tie"]) for rd in r["rounds"]
+                      for s in rd["selections"]), EACH, variants=PER_DIM),
+    "each per_dimension discard_all differs from pooled": lambda: find(
+        lambda r: any(_scopes_differ(s, False, "discard_all") for rd in r["rounds"] for s in rd["selections"]),
+        EACH, variants=dict(PER_DIM, standard_tie="discard_all")),
+    "coop per_dimension differs from pooled": lambda: find(
+        lambda r: any(_scopes_differ(s, True, "keep_tied") for rd in r["rounds"] for s in rd["selections"]),
+        COOP, variants=PER_DIM),
+    "each pooled where per_dimension differs": lambda: find(
+        lambda r: any(_scopes_differ(s, False, "keep_tied") for rd in r["rounds"] for s in rd["selections"]),
+        EACH),
     "ends on the cap round": lambda: find(lambda r: not r["truncated"] and len(r["rounds"]) == 2, EACH,
                                           variants={"round_cap": 2}),
 }
+
+
+def _scopes_differ(selection, reinforced, tie):
+    """P3.1a: the two majority scopes keep different cards of this recorded Selection."""
+    cards = selection["cards"]
+    return set(_other_selection(cards, reinforced, tie, "pooled")) != set(
+        _other_selection(cards, reinforced, tie, "per_dimension"))
 
 
 def _foyers_at(rec, r):
@@ -463,6 +548,9 @@ def test_legal_games_audit_clean(mode, level, players):
     {"reinforced_scope": "team"},
     {"round_cap": 1},
     {"round_cap": 2, "standard_tie": "discard_all", "reinforced_scope": "team"},
+    PER_DIM,
+    dict(PER_DIM, standard_tie="discard_all"),
+    dict(PER_DIM, reinforced_scope="team", round_cap=2),
 ])
 def test_legal_games_with_variants_audit_clean(variants):
     items = tuple(sorted(variants.items()))
@@ -547,6 +635,55 @@ def test_discard_all_variant_flipped_in_record():
     rec = scenario("each discard_all tie")
     rec["variants"]["standard_tie"] = "keep_tied"
     _assert_reported(rec, "P3.1")
+
+
+def _first_differing(rec, reinforced, tie):
+    return _first_selection(rec, lambda s: _scopes_differ(s, reinforced, tie))
+
+
+def test_pooled_kept_under_per_dimension_each():
+    # P3.1a: the record says per_dimension, a Selection is resolved as pooled.
+    for name, tie in (("each per_dimension differs from pooled", "keep_tied"),
+                      ("each per_dimension discard_all differs from pooled", "discard_all")):
+        rec = scenario(name)
+        r, i, sel = _first_differing(rec, False, tie)
+        sel["kept"] = ref_norm_selection(sel["cards"], standard_tie=tie, majority_scope="pooled")
+        _assert_reported(rec, "P3.1a")
+
+
+def test_pooled_kept_under_per_dimension_coop():
+    rec = scenario("coop per_dimension differs from pooled")
+    r, i, sel = _first_differing(rec, True, "keep_tied")
+    sel["kept"] = ref_norm_selection(sel["cards"], reinforced=True, majority_scope="pooled")
+    _assert_reported(rec, "P3.1a")
+
+
+def test_per_dimension_kept_under_pooled():
+    rec = scenario("each pooled where per_dimension differs")
+    r, i, sel = _first_differing(rec, False, "keep_tied")
+    sel["kept"] = ref_norm_selection(sel["cards"], majority_scope="per_dimension")
+    _assert_reported(rec, "P3.1")
+
+
+def test_majority_scope_flipped_in_record():
+    # The games were played under one scope, the record names the other.
+    rec = scenario("each per_dimension differs from pooled")
+    rec["variants"]["majority_scope"] = "pooled"
+    _assert_reported(rec, "P3.1")
+    rec = scenario("coop per_dimension differs from pooled")
+    rec["variants"]["majority_scope"] = "pooled"
+    _assert_reported(rec, "P3.2")
+    rec = scenario("each pooled where per_dimension differs")
+    rec["variants"]["majority_scope"] = "per_dimension"
+    _assert_reported(rec, "P3.1a")
+
+
+def test_contract_one_is_refused():
+    # GAME_RECORD.md version 2: records say "contract": 2.
+    rec = scenario("coop win")
+    rec["contract"] = 1
+    _assert_reported(rec, "GAME_RECORD")
+    _assert_reported(rec, "schema", check_schema=True)
 
 
 def test_standard_selection_in_coop():
@@ -944,7 +1081,12 @@ def test_variants_exactly_part_v():
     rec = scenario("coop win")
     del rec["variants"]["reinforced_scope"]
     _assert_reported(rec, "Part V")
-    for name, value in (("round_cap", 0), ("standard_tie", "keep"), ("reinforced_scope", "all"), ("round_cap", True)):
+    rec = scenario("coop win")
+    del rec["variants"]["majority_scope"]  # contract 2: P3.1a's variant is required
+    _assert_reported(rec, "Part V")
+    _assert_reported(rec, "schema", check_schema=True)
+    for name, value in (("round_cap", 0), ("standard_tie", "keep"), ("reinforced_scope", "all"), ("round_cap", True),
+                        ("majority_scope", "both"), ("majority_scope", None)):
         rec = scenario("coop win")
         rec["variants"][name] = value
         _assert_reported(rec, "Part V")

@@ -24,7 +24,7 @@ from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.protocole.sim import policy_tuple
 from demos_sim.sim_common import game_key, write_jsonl_atomic
 
-CONTRACT = 1
+CONTRACT = 2   # GAME_RECORD.md contract version 2 (RULES.md version 2)
 _OUTCOME = {L.OUT_WIN: "win", L.OUT_LOSS_ELIM: "loss", L.OUT_LOSS_REINF: "loss"}
 
 

@@ -83,6 +83,23 @@ def test_record_writes_audited_jsonl(tmp_path, mode):
     assert not list(tmp_path.glob("*.part"))
 
 
+@pytest.mark.parametrize("mode", [["--mode", "each"], ["--mode", "coop", "--level", "2"]])
+def test_record_and_simulate_with_majority_scope(tmp_path, capsys, mode):
+    """P3.1a: --set majority_scope=per_dimension reaches the games: records carry it
+    (contract 2) and audit clean, and simulate reports it in its configuration."""
+    out = tmp_path / "p.jsonl"
+    assert main(["record", "--game", "protocole", *mode, "--games", "6", "--seed", "2",
+                 "--set", "majority_scope=per_dimension", "--out", str(out)]) == 0
+    for line in out.read_text().splitlines():
+        rec = json.loads(line)
+        assert rec["contract"] == 2 and rec["variants"]["majority_scope"] == "per_dimension"
+        assert audit_protocole(rec) == []
+    capsys.readouterr()
+    assert main(["simulate", "--game", "protocole", *mode, "--games", "500", "--seed", "2",
+                 "--set", "majority_scope=per_dimension", "--json"]) == 0
+    assert "per_dimension" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--players", "5"], "2–4"),
     (["--players", "1"], "2–4"),
@@ -94,6 +111,7 @@ def test_record_writes_audited_jsonl(tmp_path, mode):
     (["--policies", "random,random"], "names 2 policies for 4 players"),
     (["--set", "nosuch=1"], "unknown Protocole variant 'nosuch'"),
     (["--set", "standard_tie=maybe"], "standard_tie must be one of"),
+    (["--set", "majority_scope=both"], "majority_scope must be one of"),        # P3.1a
     (["--set", "round_cap=0"], "round_cap"),
     (["--rules", "simplified"], "DĒMOS only"),
     (["--seating", "ABAB"], "DĒMOS only"),

@@ -19,7 +19,9 @@ from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.sim_common import chunk_game_keys
 
 SETUPS = [("each", None, {}), ("each", None, {"standard_tie": "discard_all"}),
-          ("coop", 1, {}), ("coop", 2, {}), ("coop", 3, {"reinforced_scope": "team"})]
+          ("coop", 1, {}), ("coop", 2, {}), ("coop", 3, {"reinforced_scope": "team"}),
+          ("each", None, {"majority_scope": "per_dimension"}),                       # P3.1a
+          ("coop", 2, {"majority_scope": "per_dimension"})]
 
 
 def _policy_names():

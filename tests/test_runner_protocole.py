@@ -44,3 +44,19 @@ def test_protocole_each_experiment_runs(tmp_path):
                  2).summary()
     assert list(ws["mean"]) == pytest.approx([x["share"] for x in s["seats"]], abs=1e-12)
     assert set(df["metric"]) >= {"win_share", "eliminated", "points", "rounds"}
+
+
+def test_protocole_majority_scope_from_an_experiment_file(tmp_path):
+    """P3.1a: majority_scope is a grid variable of an experiment file like any Part V
+    variant; each point plays the games of `simulate` with that value."""
+    exp_file = tmp_path / "scope.toml"
+    exp_file.write_text('name = "scope"\ngame = "protocole"\nmode = "coop"\nlevel = 2\nplayers = 4\n'
+                        'policies = ["convention"]\nseed = 3\ngames = 2000\n'
+                        '[grid]\nmajority_scope = ["pooled", "per_dimension"]\n')
+    res = run_experiment(load_experiment(exp_file), out=tmp_path / "s", quiet=True)
+    df = res.results
+    for point, scope in ((0, "pooled"), (1, "per_dimension")):
+        s = simulate(ProtocoleConfig("coop", 2, 4, {"majority_scope": scope}), ["convention"],
+                     2000, 3).summary()
+        ws = df[(df["point"] == point) & (df["metric"] == "win_share")]
+        assert list(ws["mean"]) == pytest.approx([s["win_rate"]] * 4, abs=1e-12)

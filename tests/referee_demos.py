@@ -1,4 +1,4 @@
-"""Independent referee for DĒMOS game records (RULES.md Part D, Part V, X1).
+"""Independent referee for DĒMOS game records (RULES.md Part D, Part V, X1, X2), contract 2.
 
 ``audit_demos(record)`` replays one DĒMOS record in the format of GAME_RECORD.md and
 returns every departure from the rules it can see, as human-readable strings; an
@@ -15,6 +15,30 @@ figure receivers, reveals, points …) so that one engine mistake gives one mess
 not a cascade; later checks are then checks of the record's own consistency.
 
 Readings of points the texts leave open are marked "Reading:" in the comments.
+
+Contract 2 readings of the election (X2 ``announced_trio``, D9.5 ``team_trio``, D9.6):
+
+- Reading (X2, D7.1): a player "matches" when one of their trios *of their best harmony*
+  has exactly the announced colours (E, L, J after Media); that trio must then be the
+  one recorded. In team games a member's announcement is the side's. A match with a
+  lower-harmony trio counts for nothing. Under ``best_member`` a side matches when a
+  member whose best harmony equals the side's harmony matches.
+- Reading (X2, D9.6 step 1, ``best_member``): the step compares *players* with a
+  3-colour trio; X2 sets aside those whose own trio does not match their side's
+  announcement, then the remaining players' own points decide (a non-matching
+  teammate's points do not count for the side).
+- Reading (X2, D9.6 step 3, ``mono_only``): the trios compared are the 1-colour trios a
+  member (pooled: the team) can form, not the recorded best-harmony trio; a side
+  matches when one of them has its (one-suit) announced colours.
+- Reading (D9.5 ``pooled``, D7.4): a side whose members hold trios of their own but
+  which can form no pooled trio has no trio; when no side has one, 2v2 / 2v3 have no
+  winner, and D9.6 step 3 finds no qualifying team.
+- Reading (D9.5 ``pooled``): ``final.trios`` still lists each player's own D7.1 trio
+  (best harmony, matching under X2); the pooled trio of each team is in
+  ``final.side_trios``, itself of the best pooled harmony and matching under X2.
+- D9.6 step 1 under ``pooled``: ties between sides by ``team_points_tiebreak`` (the
+  Independent: his own points); step 3 ties by ``p3_points_tiebreak`` in both readings
+  of ``team_trio``.
 """
 
 from __future__ import annotations
@@ -58,7 +82,12 @@ DEMOS_VARIANTS = (
     "independent_points_strict",
     "p3_harmonies",
     "favourite_suit_bonus",
+    "announced_trio",
+    "team_trio",
+    "team_talk",
+    "p3_points_tiebreak",
 )
+CONTRACT = 2  # RULES.md / GAME_RECORD.md version this referee audits
 TEAM_MODES = ("2v2", "2v3", "2v2+1")
 FIGURE_TYPES = ("E", "L", "J")
 MEDIA = "M"
@@ -137,8 +166,52 @@ def trio_options(figures, covered: dict | None = None) -> list[tuple[tuple, tupl
     return options
 
 
-def _side_tiebreak(sides, members, points, how: str):
-    """D9.5 tie-break between tied sides: the top member (``max``) or total (``sum``)."""
+def pooled_trio_options(figures_by_seat: dict, covered: dict | None = None) -> list[tuple[tuple, tuple, tuple, int]]:
+    """Every pooled trio of a team (D9.5, ``team_trio = pooled``).
+
+    Returns ``(trio in order E, L, J, owner seat of each figure, colours, harmony)``.
+    ``figures_by_seat``: member seat -> figure codes (Media ignored); ``covered``:
+    ``(seat, figure) -> colour`` announced by a Media (D6.2). The trio takes one E, one L
+    and one J from the figures of any members and contains every Media-covered figure of
+    every member, so two covered figures of one type on the side leave no trio.
+    """
+    covered = covered or {}
+    by_type = {
+        t: [(s, f) for s, figs in figures_by_seat.items() for f in figs if f != MEDIA and f[0] == t]
+        for t in FIGURE_TYPES
+    }
+    must = [key for key in covered if key[0] in figures_by_seat]
+    options = []
+    for picks in product(by_type["E"], by_type["L"], by_type["J"]):
+        if not all(key in picks for key in must):
+            continue  # D9.5: every covered figure of every member
+        colours = tuple(covered.get(p, p[1][1]) for p in picks)
+        options.append((tuple(f for _, f in picks), tuple(s for s, _ in picks), colours, len(set(colours))))
+    return options
+
+
+def _harmony(trio) -> int:
+    """D7.2 harmony of one trio as election_winners takes it: colours, or a bare harmony."""
+    return trio if isinstance(trio, int) else len(set(trio))
+
+
+def _matches(trios, announcement, harmony: int) -> bool:
+    """X2: one of ``trios``, of the given harmony, has exactly the announced colours
+    (position by position E, L, J, after Media). A bare harmony never matches."""
+    if announcement is None:
+        return False
+    ann = tuple(announcement)
+    if len(set(ann)) != harmony:
+        return False
+    return any(not isinstance(t, int) and tuple(t) == ann for t in trios)
+
+
+def _points_tiebreak(sides, members, points, how: str):
+    """Ties between sides on points: the top member (``max``) or the total (``sum``).
+
+    D9.5 (``team_points_tiebreak``), D9.6 step 1 under pooled (the same variant; the
+    Independent, a side of one, counts his own points), D9.6 step 3
+    (``p3_points_tiebreak``)."""
 
     def value(side):
         pts = [points[s] for s in members[side]]
@@ -151,25 +224,40 @@ def _side_tiebreak(sides, members, points, how: str):
 def election_winners(
     mode: str,
     labels: list[str],
-    harmonies: list[set[int]],
+    trios: list,
     points: list[int],
     variants: dict,
     independent_media: int = 0,
     independent_has_j: bool = False,
+    announced: dict | None = None,
+    side_trios: dict | None = None,
 ) -> list[str]:
-    """Winning side labels of the final election.
+    """Winning side labels of the final election (D7.3–D7.4, D9.5, D9.6, X2).
 
     ``labels``: side label by seat (individual games: the seats as strings);
-    ``harmonies``: by seat, the set of harmonies of the player's legal trios (empty =
-    no trio); ``points``: cumulative points by seat; ``independent_media``: how many
-    Media the Independent of 2v2+1 holds (kept or collected); ``independent_has_j``:
-    whether he holds a J figure. Returns the labels in seat order of first member.
+    ``trios``: by seat, the player's legal trios (D7.1), each given by its colours in
+    order E, L, J after Media — or, where colours do not matter, by its harmony alone
+    (an int, which never matches an announcement); empty = no trio;
+    ``points``: cumulative points by seat; ``variants``: the record's variants (those of
+    the election are read: no_trio_winner, team_points_tiebreak,
+    independent_points_strict, p3_harmonies, announced_trio, team_trio,
+    p3_points_tiebreak); ``independent_media``: how many Media the Independent of 2v2+1
+    holds (kept or collected); ``independent_has_j``: whether he holds a J figure;
+    ``announced``: X2 announcements by side label (E, L, J suits), read when
+    ``announced_trio`` is on; ``side_trios``: team modes under ``team_trio = pooled``, by
+    team label (not the Independent), the team's pooled trios in the form of ``trios``.
+    Returns the labels in seat order of first member.
     """
     n = len(labels)
-    best = [max(h) if h else 0 for h in harmonies]
+    best = [max((_harmony(t) for t in trios[s]), default=0) for s in range(n)]
     members: dict[str, list[int]] = {}
     for seat, label in enumerate(labels):
         members.setdefault(label, []).append(seat)
+    x2 = bool(variants["announced_trio"])
+    ann = announced or {}
+    pooled = mode != "individual" and variants["team_trio"] == "pooled"
+    if pooled and side_trios is None:
+        raise ValueError("team_trio = pooled: the teams' pooled trios (side_trios) are needed")
 
     def sides_of(seats):
         out = []
@@ -178,8 +266,33 @@ def election_winners(
                 out.append(labels[seat])
         return out
 
+    def seat_match(s, h):
+        # X2, D7.1: the player shows a trio of harmony h with their side's announced
+        # colours (in team games a member's announcement is the side's).
+        return x2 and _matches(trios[s], ann.get(labels[s]), h)
+
+    def side_harmony(side):
+        if pooled and side != "I":  # D9.5 pooled: the team's pooled trio
+            return max((_harmony(t) for t in side_trios.get(side, ())), default=0)
+        return max(best[s] for s in members[side])  # best_member; the Independent: his own
+
+    def side_match(side, h):
+        if not x2:
+            return False
+        if pooled and side != "I":
+            return _matches(side_trios.get(side, ()), ann.get(side), h)
+        # X2: under best_member a side matches when any member's trio of the side's
+        # harmony matches (the Independent: his own trio).
+        return any(best[s] == h and seat_match(s, h) for s in members[side])
+
+    def prefer(cands, match):
+        # X2: among candidates tied on harmony, those whose trio has the announced
+        # colours win over the others, before cumulative points.
+        hits = [c for c in cands if match(c)]
+        return hits if hits else cands
+
     if mode == "individual":
-        # D7.3: best harmony, then cumulative points, still tied: shared.
+        # D7.3: best harmony, then X2, then cumulative points, still tied: shared.
         top = max(best)
         if top == 0:
             # D7.4 no_trio_winner: "none" -> no winner; "points" -> most points.
@@ -187,50 +300,79 @@ def election_winners(
                 return []
             most = max(points)
             return sides_of(s for s in range(n) if points[s] == most)
-        cands = [s for s in range(n) if best[s] == top]
+        cands = prefer([s for s in range(n) if best[s] == top], lambda s: seat_match(s, top))
         most = max(points[s] for s in cands)
         return sides_of(s for s in cands if points[s] == most)
 
     if mode in ("2v2", "2v3"):
-        # D9.5: a side's trio is its best member's; ties by team_points_tiebreak.
-        side_best = {side: max(best[s] for s in ms) for side, ms in members.items()}
-        top = max(side_best.values())
+        # D9.5: the side whose trio has the best harmony (best member's, or pooled);
+        # X2; ties by team_points_tiebreak; still tied: shared.
+        side_h = {side: side_harmony(side) for side in members}
+        top = max(side_h.values())
         if top == 0:
-            return []  # D7.4: in 2v2 and 2v3 no trio anywhere -> no winner
-        tied = [side for side in side_best if side_best[side] == top]
-        tied = _side_tiebreak(tied, members, points, variants["team_points_tiebreak"])
+            return []  # D7.4: in 2v2 and 2v3 no (side) trio anywhere -> no winner
+        tied = prefer([side for side in members if side_h[side] == top], lambda side: side_match(side, top))
+        tied = _points_tiebreak(tied, members, points, variants["team_points_tiebreak"])
         return sides_of(members[side][0] for side in tied)
 
     if mode == "2v2+1":
         indep = labels.index("I")
-        # D9.6 step 1: 3-colour trios; those players' own points decide.
-        three = [s for s in range(n) if best[s] == 3]
-        if three:
-            most = max(points[s] for s in three)
-            return sides_of(s for s in three if points[s] == most)
-        # D9.6 step 2: the Independent's own conditions.
+        # D9.6 step 1: 3-colour harmony.
+        if pooled:
+            # D9.5 as amended: sides' pooled trios (the Independent's own), X2, then
+            # the sides' cumulative points as in D9.5 (the Independent: his own).
+            tied = [side for side in members if side_harmony(side) == 3]
+            if tied:
+                tied = prefer(tied, lambda side: side_match(side, 3))
+                tied = _points_tiebreak(tied, members, points, variants["team_points_tiebreak"])
+                return sides_of(members[side][0] for side in tied)
+        else:
+            # best_member: players with a 3-colour trio; X2 among them (a player's
+            # trio against their side's announcement); those players' own points.
+            three = [s for s in range(n) if best[s] == 3]
+            if three:
+                three = prefer(three, lambda s: seat_match(s, 3))
+                most = max(points[s] for s in three)
+                return sides_of(s for s in three if points[s] == most)
+        # D9.6 step 2: the Independent's own conditions (X2 plays no part).
         others = [points[s] for s in range(n) if s != indep]
         if variants["independent_points_strict"]:
             voice = points[indep] > max(others)
         else:
             voice = points[indep] >= max(others)
         controller = independent_media >= 2 and independent_has_j
-        dissident = 2 in harmonies[indep]  # no 3-colour trio here (step 1 failed)
+        dissident = any(_harmony(t) == 2 for t in trios[indep])  # no 3-colour trio here
         if voice or controller or dissident:
             return ["I"]
         # D9.6 step 3: residual team trios; the Independent takes no part.
-        teams = {side: ms for side, ms in members.items() if side != "I"}
+        teams = [side for side in members if side != "I"]
         if variants["p3_harmonies"] == "bicolour_then_mono":
-            team_best = {side: max(best[s] for s in ms) for side, ms in teams.items()}
-            top = max(team_best.values())
+            team_h = {side: side_harmony(side) for side in teams}
+            top = max(team_h.values())
             if top == 0:
                 return []
-            tied = [side for side in team_best if team_best[side] == top]
-        else:  # "mono_only": only a member who can form a 1-colour trio qualifies
-            tied = [side for side, ms in teams.items() if any(1 in harmonies[s] for s in ms)]
+            tied = prefer([side for side in teams if team_h[side] == top], lambda side: side_match(side, top))
+        else:
+            # mono_only: only a member who can form a 1-colour trio qualifies (pooled:
+            # a team one of whose pooled trios is 1-colour); under X2 only a one-suit
+            # announcement can match, against those 1-colour trios.
+            def one_colour(side):
+                if pooled:
+                    return any(_harmony(t) == 1 for t in side_trios.get(side, ()))
+                return any(_harmony(t) == 1 for s in members[side] for t in trios[s])
+
+            def mono_match(side):
+                if not x2:
+                    return False
+                if pooled:
+                    return _matches(side_trios.get(side, ()), ann.get(side), 1)
+                return any(seat_match(s, 1) for s in members[side])
+
+            tied = [side for side in teams if one_colour(side)]
             if not tied:
                 return []
-        tied = _side_tiebreak(tied, teams, points, variants["team_points_tiebreak"])
+            tied = prefer(tied, mono_match)
+        tied = _points_tiebreak(tied, members, points, variants["p3_points_tiebreak"])
         return sides_of(members[side][0] for side in tied)
 
     raise ValueError(f"unknown mode {mode!r}")
@@ -272,8 +414,8 @@ class _Referee:
         if rec.get("game") != "demos":
             self.bad("record", "GAME_RECORD", f"game must be 'demos', got {_short(rec.get('game'))}")
             return False
-        if rec.get("contract") != 1:
-            self.bad("record", "GAME_RECORD", f"contract must be 1, got {_short(rec.get('contract'))}")
+        if rec.get("contract") != CONTRACT:
+            self.bad("record", "GAME_RECORD", f"contract must be {CONTRACT}, got {_short(rec.get('contract'))}")
         rules, mode, n = rec.get("rules"), rec.get("mode"), rec.get("players")
         ok = True
         if rules not in ("full", "simplified"):
@@ -349,6 +491,9 @@ class _Referee:
         elif fav is not None:
             self.bad("record", "X1", "favourite_suits must be null when favourite_suit_bonus is 0")
 
+        # X2: announcements by side label exactly when announced_trio is on.
+        self.check_announced(rec.get("announced_trios"), variants["announced_trio"])
+
         # D2.3: the People deck can never run out.
         turns = 3 if rules == "full" else 2
         if len(people_deck(rules)) < 5 * n + turns * n:
@@ -378,11 +523,38 @@ class _Referee:
             "independent_points_strict": isinstance(v["independent_points_strict"], bool),
             "p3_harmonies": v["p3_harmonies"] in ("bicolour_then_mono", "mono_only"),
             "favourite_suit_bonus": integer(v["favourite_suit_bonus"], 0),
+            "announced_trio": isinstance(v["announced_trio"], bool),
+            "team_trio": v["team_trio"] in ("best_member", "pooled"),
+            "team_talk": v["team_talk"] in ("figures", "hands"),
+            "p3_points_tiebreak": v["p3_points_tiebreak"] in ("sum", "max"),
         }
         bad = [name for name, good in ok.items() if not good]
         for name in bad:
             self.bad("record", "Part V", f"variant {name} has a value outside Part V: {_short(v[name])}")
         return not bad
+
+    def check_announced(self, announced, on: bool) -> None:
+        """X2: ``announced_trios`` is null unless ``announced_trio`` is on; then it maps
+        every side label (individual games: the seats as strings; team modes: the labels
+        of the seating, the Independent's "I" included) to the suits of E, L, J."""
+        self.announced: dict[str, tuple] = {}
+        if not on:
+            if announced is not None:
+                self.bad("record", "X2", f"announced_trios must be null when announced_trio is false, got {_short(announced)}")
+            return
+        if not isinstance(announced, dict):
+            self.bad("record", "X2", f"announced_trio is on: announced_trios must map every side to its announced suits of E, L, J, got {_short(announced)}")
+            return
+        sides = sorted(self.members)
+        if sorted(announced) != sides:
+            self.bad("record", "X2", f"announced_trios must have exactly the side labels {sides}, got {sorted(map(str, announced))}")
+        for side in sides:
+            suits = announced.get(side)
+            if not (isinstance(suits, list) and len(suits) == 3 and all(x in SUITS for x in suits)):
+                if side in announced:
+                    self.bad("record", "X2", f"announced_trios[{side!r}] must be 3 suit letters (E, L, J), got {_short(suits)}")
+                continue
+            self.announced[side] = tuple(suits)
 
     # -- helpers ----------------------------------------------------------------------
 
@@ -846,13 +1018,13 @@ class _Referee:
         seat_keys = {str(s) for s in range(n)}
         if set(trios) != seat_keys or set(colours) != seat_keys:
             self.bad("final", "GAME_RECORD", "trios and trio_colours must map every seat")
-        harmonies = []
+        x2 = self.v["announced_trio"]
+        colourings = []  # by seat: the colours of every legal trio (D7.1)
         for s in range(n):
             cov = {f: c for (t, f), c in covered.items() if t == s}
             options = trio_options(self.owned[s], cov)
-            hs = {h for _, _, h in options}
-            harmonies.append(hs)
-            best_h = max(hs) if hs else 0
+            colourings.append({c for _, c, _ in options})
+            best_h = max((h for _, _, h in options), default=0)
             trio, tcol = trios.get(str(s)), colours.get(str(s))
             if not options:
                 if trio is not None or tcol is not None:
@@ -868,25 +1040,97 @@ class _Referee:
                         self.bad("final", "D7.1", f"seat {s}: trio {trio} has harmony {h}, the best is {best_h}")
                     if tcol != list(c):
                         self.bad("final", "D7.1", f"seat {s}: trio_colours of {trio} must be {list(c)}, got {_short(tcol)}")
+                    # X2, D7.1: among the best-harmony trios, one matching the
+                    # announcement (the side's, in team games) when there is one.
+                    ann = self.announced.get(self.labels[s]) if x2 else None
+                    if h == best_h and ann is not None and c != ann and _matches(colourings[s], ann, best_h):
+                        match = next(t for t, tc, th in options if tc == ann)
+                        self.bad("final", "X2", f"seat {s} (side {self.labels[s]!r}) announced {list(ann)} and can show the matching trio {list(match)} of the best harmony {best_h}; recorded {trio} with colours {list(c)}")
             if isinstance(harmony, list) and len(harmony) == n and harmony[s] != best_h:
                 self.bad("final", "D7.2", f"seat {s}: harmony must be {best_h}, got {_short(harmony[s])}")
         if not isinstance(harmony, list) or len(harmony) != n:
             self.bad("final", "GAME_RECORD", f"harmony must list {n} values, got {_short(harmony)}")
 
+        side_colourings = self.check_side_trios(final, covered)
+
         indep = self.labels.index("I") if self.mode == "2v2+1" else None
         sides = election_winners(
-            self.mode, self.labels, harmonies, self.cumulative, self.v,
+            self.mode, self.labels, colourings, self.cumulative, self.v,
             independent_media=self.owned[indep].count(MEDIA) if indep is not None else 0,
             independent_has_j=any(f[0] == "J" for f in self.owned[indep]) if indep is not None else False,
+            announced=self.announced, side_trios=side_colourings,
         )
         exp_winners = sorted(s for s in range(n) if self.labels[s] in sides)
         rule = {"individual": "D7.3", "2v2": "D9.5", "2v3": "D9.5", "2v2+1": "D9.6"}[self.mode]
+        seat_h = [max((_harmony(c) for c in cs), default=0) for cs in colourings]
+        why = f"harmony {seat_h}, points {self.cumulative}"
+        if side_colourings is not None:
+            why += f", pooled harmony {dict((k, max((_harmony(c) for c in cs), default=0)) for k, cs in sorted(side_colourings.items()))}"
+        if x2:
+            why += f", announced {dict((k, list(a)) for k, a in sorted(self.announced.items()))}"
         got_w = final.get("winners")
         if not isinstance(got_w, list) or sorted(map(str, got_w)) != sorted(map(str, exp_winners)):
-            self.bad("final", rule, f"winners must be {exp_winners} (harmony {[max(h) if h else 0 for h in harmonies]}, points {self.cumulative}), got {_short(got_w)}")
+            self.bad("final", rule, f"winners must be {exp_winners} ({why}), got {_short(got_w)}")
         got_s = final.get("winning_sides")
         if not isinstance(got_s, list) or sorted(map(str, got_s)) != sorted(sides) or len(got_s) != len(sides):
             self.bad("final", rule, f"winning_sides must be {sorted(sides)}, got {_short(got_s)}")
+
+    def check_side_trios(self, final: dict, covered: dict) -> dict | None:
+        """D9.5 ``team_trio = pooled`` (team modes): ``final.side_trios`` maps every team
+        label (not the Independent) to a legal pooled trio of the best pooled harmony —
+        matching the team's announcement under X2 when one does — or to null when the
+        team can form none; otherwise ``side_trios`` is null. Returns the teams' pooled
+        trio colourings for the election (None when not pooled)."""
+        if "side_trios" not in final:
+            self.bad("final", "GAME_RECORD", "final must hold side_trios (null unless team_trio is pooled in a team mode)")
+        got = final.get("side_trios")
+        if self.mode == "individual" or self.v["team_trio"] != "pooled":
+            if got is not None:
+                why = "individual games (team_trio has no effect)" if self.mode == "individual" else "team_trio = best_member"
+                self.bad("final", "D9.5", f"side_trios must be null in {why}, got {_short(got)}")
+            return None
+        teams = sorted(label for label in self.members if label != "I")
+        if not isinstance(got, dict):
+            self.bad("final", "D9.5", f"team_trio = pooled: side_trios must map the teams {teams} to their pooled trios, got {_short(got)}")
+            got = {}
+        elif sorted(got) != teams:
+            self.bad("final", "D9.5", f"side_trios must have exactly the team labels {teams} (not the Independent), got {sorted(map(str, got))}")
+        out = {}
+        for team in teams:
+            ms = self.members[team]
+            cov = {(t, f): c for (t, f), c in covered.items() if t in ms}
+            options = pooled_trio_options({s: self.owned[s] for s in ms}, cov)
+            out[team] = {c for _, _, c, _ in options}
+            if team not in got:
+                continue
+            entry = got[team]
+            figures = {s: self.owned[s] for s in ms}
+            if not options:
+                if entry is not None:
+                    self.bad("final", "D9.5", f"team {team!r} can form no pooled trio (figures {figures}, covered {cov}); side_trios[{team!r}] must be null, got {_short(entry)}")
+                continue
+            best_h = max(h for _, _, _, h in options)
+            legal = {(t, s): (c, h) for t, s, c, h in options}
+            if not isinstance(entry, dict):
+                self.bad("final", "D9.5", f"team {team!r} can form a pooled trio of harmony {best_h}; side_trios[{team!r}] must record it, got {_short(entry)}")
+                continue
+            figs, seats, tcol = entry.get("figures"), entry.get("seats"), entry.get("colours")
+            key = (tuple(figs) if isinstance(figs, list) else None, tuple(seats) if isinstance(seats, list) else None)
+            if key not in legal:
+                self.bad("final", "D9.5", f"team {team!r}: {_short(figs)} held by seats {_short(seats)} is not a legal pooled trio in order E, L, J of {figures} (covered {cov})")
+                continue
+            c, h = legal[key]
+            if h != best_h:
+                self.bad("final", "D9.5", f"team {team!r}: pooled trio {figs} has harmony {h}, the best is {best_h}")
+            if tcol != list(c):
+                self.bad("final", "D9.5", f"team {team!r}: colours of pooled trio {figs} must be {list(c)}, got {_short(tcol)}")
+            if entry.get("harmony") != h:
+                self.bad("final", "D9.5", f"team {team!r}: harmony of pooled trio {figs} (colours {list(c)}) is {h}, got {_short(entry.get('harmony'))}")
+            ann = self.announced.get(team) if self.v["announced_trio"] else None
+            if h == best_h and ann is not None and c != ann and _matches(out[team], ann, best_h):
+                match = next((t, s) for t, s, tc, th in options if tc == ann)
+                self.bad("final", "X2", f"team {team!r} announced {list(ann)} and can show the matching pooled trio {list(match[0])} (seats {list(match[1])}) of the best harmony {best_h}; recorded {figs} with colours {list(c)}")
+        return out
 
     def run(self) -> None:
         if not isinstance(self.record, dict):

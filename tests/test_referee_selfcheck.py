@@ -3,11 +3,16 @@
 Shows that the referee passes legal games and fails illegal ones:
 
 - ``ref_best`` on hands computed by hand (RULES.md D4.1–D4.3, X1);
-- ``election_winners`` on hand-made endings (D7.3–D7.4, D9.5, D9.6);
+- ``election_winners`` on hand-made endings (D7.3–D7.4, D9.5, D9.6), and for contract 2
+  X2 (announced trios), D9.5 ``team_trio = pooled`` and D9.6 step 3
+  ``p3_points_tiebreak``;
 - a tiny scripted player (``play_game`` below) that plays legal games by RULES.md Part
   D and writes GAME_RECORD.md records; rigged decks give games whose outcome is known
   by hand (Carrés, reveals, a Media action);
-- every such record audits clean, and one-field mutations of them are each reported.
+- every such record audits clean, and one-field mutations of them are each reported;
+- contract-2 records rigged with Carrés so that figures land where a rule needs them: a
+  pooled trio that exists only across two members, a side with two covered E figures
+  (no pooled trio), an X2 harmony tie, a D9.6 step-3 tie (sum vs max).
 
 Nothing here imports ``demos_sim``.
 """
@@ -143,6 +148,9 @@ V = dict(
     team_points_tiebreak="max",
     independent_points_strict=True,
     p3_harmonies="bicolour_then_mono",
+    announced_trio=False,
+    team_trio="best_member",
+    p3_points_tiebreak="sum",
 )
 
 
@@ -224,6 +232,10 @@ def default_variants(rules: str, **over) -> dict:
         independent_points_strict=True,
         p3_harmonies="bicolour_then_mono",
         favourite_suit_bonus=0,
+        announced_trio=False,
+        team_trio="best_member",
+        team_talk="figures",
+        p3_points_tiebreak="sum",
     )
     v.update(over)
     return v
@@ -242,12 +254,19 @@ def play_game(
     p_pass=0.25,
     p_veto=0.2,
     p_media_skip=0.3,
+    announce=None,
+    owners=None,
+    media_choice=None,
 ) -> dict:
     """Play one legal DĒMOS game with seeded choices and return its record.
 
     Policies mix random legal moves with a greedy move that peeks at the next deck card
     (legal as far as the record goes: the referee judges moves, not knowledge). Decks
-    and the Power pile may be given (rigged) per round.
+    and the Power pile may be given (rigged) per round. For rigged games: ``announce``
+    fixes the X2 announcements (side label -> [E, L, J] suits); ``owners`` fixes which
+    member of a winning team receives a figure (figure code -> seat; Media by order of
+    drawing as "M0", "M1"); ``media_choice(holder, legal)`` picks a Media action
+    ``(target, figure, colour)`` among the legal targets.
     """
     rng = random.Random(seed)
     V = default_variants(rules, **(variants or {}))
@@ -261,6 +280,11 @@ def play_game(
     for s, lab in enumerate(labels):
         members.setdefault(lab, []).append(s)
     fav = [rng.choice(SUITS) for _ in range(n)] if V["favourite_suit_bonus"] > 0 else None
+    # X2: every side announces the suits of E, L, J (after X1's announcements).
+    announced = None
+    if V["announced_trio"]:
+        announced = {lab: [rng.choice(SUITS) for _ in "ELJ"] for lab in members}
+        announced.update(announce or {})
     people = people_deck(rules)
     pile = list(power_pile) if power_pile else rng.sample(power_pile_cards(rules), len(power_pile_cards(rules)))
     vetoes = {lab: (V["team_vetoes"] if mode == "2v3" and len(ms) == 2 else 1) for lab, ms in members.items()}
@@ -385,6 +409,9 @@ def play_game(
                     fig = pile[pile_pos]
                     pile_pos += 1
                     receiver = w if mode == "individual" else rng.choice(members[lab])
+                    name = fig if fig != "M" else f"M{pile[:pile_pos - 1].count('M')}"
+                    if owners and name in owners:
+                        receiver = owners[name]
                     owned[receiver].append(fig)
                     figures.append({"seat": receiver, "figure": fig})
         # Carré reveal (D4.6).
@@ -429,13 +456,24 @@ def play_game(
                          and (f not in face_up[t] or V["media_targets_revealed"])]
                 if not legal or (V["media_optional"] and rng.random() < p_media_skip):
                     continue
-                t, f = rng.choice(legal)
-                colour = rng.choice(SUITS)
+                if media_choice:
+                    t, f, colour = media_choice(s, legal)
+                else:
+                    t, f = rng.choice(legal)
+                    colour = rng.choice(SUITS)
                 covered[(t, f)] = colour
                 actions.append({"seat": s, "target": t, "figure": f, "colour": colour})
         scandal = {"cancelled": cancelled, "kept": kept, "actions": actions}
     if not truncated:
-        trios, trio_colours, harmony, hsets = {}, {}, [], []
+        trios, trio_colours, harmony, colourings = {}, {}, [], []
+
+        def pick(options, ann):
+            # D7.1: a trio of the best harmony; X2: a matching one when there is one.
+            best = max(o[-1] for o in options)
+            top = [o for o in options if o[-1] == best]
+            hits = [o for o in top if ann is not None and list(o[-2]) == list(ann)]
+            return rng.choice(hits or top)
+
         for s in range(n):
             cov = {f: c for (t, f), c in covered.items() if t == s}
             figs = owned[s]
@@ -444,31 +482,52 @@ def play_game(
                 if all(f in trio for f in cov):
                     cols = [cov.get(f, f[1]) for f in trio]
                     options.append((list(trio), cols, len(set(cols))))
-            hsets.append({o[2] for o in options})
+            colourings.append({tuple(o[1]) for o in options})
             if options:
-                best = max(o[2] for o in options)
-                trio, cols, h = rng.choice([o for o in options if o[2] == best])
+                trio, cols, h = pick(options, announced and announced[labels[s]])
                 trios[str(s)], trio_colours[str(s)] = trio, cols
                 harmony.append(h)
             else:
                 trios[str(s)] = trio_colours[str(s)] = None
                 harmony.append(0)
+        # D9.5 team_trio = pooled: one E, L, J from any members, every covered figure in.
+        side_trios, side_colourings = None, None
+        if mode != "individual" and V["team_trio"] == "pooled":
+            side_trios, side_colourings = {}, {}
+            for lab, ms in members.items():
+                if lab == "I":
+                    continue
+                held = {t: [(m, f) for m in ms for f in owned[m] if f[0] == t] for t in "ELJ"}
+                must = [(m, f) for (m, f) in covered if m in ms]
+                options = []
+                for picks in product(held["E"], held["L"], held["J"]):
+                    if all(x in picks for x in must):
+                        cols = [covered.get(x, x[1][1]) for x in picks]
+                        options.append(([f for _, f in picks], [m for m, _ in picks], cols, len(set(cols))))
+                side_colourings[lab] = {tuple(o[2]) for o in options}
+                if options:
+                    figs, seats, cols, h = pick(options, announced and announced[lab])
+                    side_trios[lab] = {"figures": figs, "seats": seats, "colours": cols, "harmony": h}
+                else:
+                    side_trios[lab] = None
         indep = labels.index("I") if mode == "2v2+1" else None
         sides = election_winners(
-            mode, labels, hsets, cum, V,
+            mode, labels, colourings, cum, V,
             independent_media=owned[indep].count("M") if indep is not None else 0,
             independent_has_j=indep is not None and any(f[0] == "J" for f in owned[indep]),
+            announced={k: tuple(a) for k, a in announced.items()} if announced else None,
+            side_trios=side_colourings,
         )
         final = {
             "cumulative_points": cum, "trios": trios, "trio_colours": trio_colours,
             "harmony": harmony, "winners": [s for s in range(n) if labels[s] in sides],
-            "winning_sides": sides,
+            "winning_sides": sides, "side_trios": side_trios,
         }
     return {
-        "game": "demos", "contract": 1, "rules": rules, "mode": mode, "players": n,
+        "game": "demos", "contract": 2, "rules": rules, "mode": mode, "players": n,
         "seating": seating_out, "variants": V, "seed": seed, "policies": ["scripted"] * n,
-        "favourite_suits": fav, "power_pile": pile, "rounds": rounds, "truncated": truncated,
-        "scandal": scandal, "final": final,
+        "favourite_suits": fav, "announced_trios": announced, "power_pile": pile,
+        "rounds": rounds, "truncated": truncated, "scandal": scandal, "final": final,
     }
 
 
@@ -953,7 +1012,7 @@ def test_final_mutations(full4, team5):
 def test_structure_and_variants(full4):
     assert reported(mutate(full4, lambda rec: rec["variants"].update(house_rule=1)), "[Part V]", "[schema]")
     assert reported(mutate(full4, lambda rec: rec["variants"].pop("media_optional")), "[Part V]")
-    assert reported(mutate(full4, lambda rec: rec.update(contract=2)), "[schema]")
+    assert reported(mutate(full4, lambda rec: rec.update(contract=1)), "[schema]", "[GAME_RECORD]")
     # Part V value ranges are checked with or without the schema.
     for name, value in [("p3_harmonies", "mono"), ("round_cap", 0), ("secret_optional", 1),
                         ("run_base", [12, 8]), ("max_rounds", 0)]:
@@ -988,3 +1047,466 @@ def test_malformed_rounds_never_crash(full4):
     ):
         out = mutate(full4, fn)
         assert isinstance(out, list) and out
+
+
+# ---------------------------------------------------------------------------------------
+# Contract 2: X2 announced_trio, D9.5 team_trio, D9.6 step 3 p3_points_tiebreak
+#
+# Each election below is computed by hand in the comments. A trio is given to
+# election_winners by its colours in order E, L, J (after Media); its harmony is the
+# number of distinct colours (D7.2).
+
+X3 = ev(announced_trio=True)
+POOLED = ev(team_trio="pooled")
+
+
+def test_pooled_trio_options_d95():
+    # Seat 0 holds ES, LH; seat 2 holds JD: neither has a trio of their own (D7.1), the
+    # team pools ES LH JD (3 colours) from two members.
+    assert referee_demos.trio_options(["ES", "LH"]) == []
+    assert referee_demos.trio_options(["JD"]) == []
+    opts = referee_demos.pooled_trio_options({0: ["ES", "LH"], 2: ["JD", "M"]})
+    assert opts == [(("ES", "LH", "JD"), (0, 0, 2), ("S", "H", "D"), 3)]
+    # A covered figure of any member must be in the pooled trio, with its Media colour.
+    opts = referee_demos.pooled_trio_options({0: ["ES", "LH", "JD"], 2: ["EH"]}, {(2, "EH"): "D"})
+    assert opts == [(("EH", "LH", "JD"), (2, 0, 0), ("D", "H", "D"), 2)]
+    # Two covered figures of one type on the side: no pooled trio, although each member
+    # alone still has one (D9.5).
+    figs = {0: ["ES", "LH", "JD"], 2: ["EH", "LC", "JC"]}
+    cov = {(0, "ES"): "C", (2, "EH"): "D"}
+    assert referee_demos.pooled_trio_options(figs, cov) == []
+    assert referee_demos.trio_options(figs[0], {"ES": "C"}) == [(("ES", "LH", "JD"), ("C", "H", "D"), 3)]
+    assert referee_demos.trio_options(figs[2], {"EH": "D"}) == [(("EH", "LC", "JC"), ("D", "C", "C"), 2)]
+
+
+def test_x2_individual_precedence_d73():
+    labels = ["0", "1", "2", "3"]
+    trios = [{("S", "H", "D"), ("C", "H", "D")}, {("H", "D", "S")}, {("S", "S", "H")}, set()]
+    points = [10, 50, 90, 0]
+    ann = {"0": ("C", "H", "D"), "1": ("S", "S", "S"), "2": ("S", "S", "H"), "3": ("H", "H", "H")}
+    # Without X2: seats 0 and 1 tie on 3 colours; 50 > 10 -> seat 1.
+    assert election_winners("individual", labels, trios, points, V) == ["1"]
+    assert election_winners("individual", labels, trios, points, V, announced=ann) == ["1"]
+    # X2: seat 0's C H D trio matches its announcement, seat 1's does not: seat 0 wins
+    # before points are compared. Seat 2 matches too but has a worse harmony (2 < 3): X2
+    # never beats a better harmony, whatever the points (90).
+    assert election_winners("individual", labels, trios, points, X3, announced=ann) == ["0"]
+    # Both tied players match: points decide (50 > 10).
+    both = dict(ann, **{"1": ("H", "D", "S")})
+    assert election_winners("individual", labels, trios, points, X3, announced=both) == ["1"]
+    # An announcement matching only a trio below the player's best harmony does not
+    # count (D7.1: the player shows a best-harmony trio): seat 0 announces S S D, which
+    # is one of its trios but a 2-colour one; seat 1 then wins on points again.
+    low = dict(ann, **{"0": ("S", "S", "D")})
+    trios_low = [trios[0] | {("S", "S", "D")}] + trios[1:]
+    assert election_winners("individual", labels, trios_low, points, X3, announced=low) == ["1"]
+    # A trio given by its harmony alone never matches.
+    assert election_winners("individual", labels, [{3}, {3}, {2}, set()], points, X3, announced=ann) == ["1"]
+    # No trio anywhere: D7.4 as before.
+    assert election_winners("individual", labels, [set()] * 4, points, dict(X3, no_trio_winner="points"), announced=ann) == ["2"]
+
+
+def test_x2_team_best_member_d95():
+    labels = list("ABAB")  # A = 0, 2; B = 1, 3
+    trios = [{("S", "S", "H")}, {("H", "H", "S")}, {("D", "D", "C")}, set()]
+    points = [10, 40, 0, 0]
+    ann = {"A": ("D", "D", "C"), "B": ("C", "C", "C")}
+    # Both sides at 2 colours; without X2, max 10 vs 40 -> B.
+    assert election_winners("2v2", labels, trios, points, V) == ["B"]
+    # X2: seat 2's trio, of the side's harmony 2, has A's colours -> A.
+    assert election_winners("2v2", labels, trios, points, X3, announced=ann) == ["A"]
+    # A member's matching trio below the side's harmony does not make the side match:
+    # seat 2 now only has D D D (1 colour), the side's harmony is 2 (seat 0) -> B.
+    trios_low = [trios[0], trios[1], {("D", "D", "D")}, set()]
+    assert election_winners("2v2", labels, trios_low, points, X3, announced={"A": ("D", "D", "D"), "B": ann["B"]}) == ["B"]
+
+
+def test_pooled_team_victory_d95():
+    labels = list("ABAB")
+    # A: no member has a trio of their own, the team pools S H D; B: seat 1 has H H S.
+    trios = [set(), {("H", "H", "S")}, set(), set()]
+    pooled = {"A": {("S", "H", "D"), ("H", "H", "D")}, "B": {("H", "H", "S")}}
+    points = [0, 50, 0, 0]
+    assert election_winners("2v2", labels, trios, points, V) == ["B"]  # best_member: only B has a trio
+    assert election_winners("2v2", labels, trios, points, POOLED, side_trios=pooled) == ["A"]  # 3 > 2
+    # A side with no pooled trio (two covered figures of one type) cannot win, even
+    # when a member holds a 3-colour trio of their own.
+    trios = [{("C", "H", "D")}, set(), {("D", "C", "C")}, {("H", "H", "H")}]
+    pooled = {"A": set(), "B": {("H", "H", "H")}}
+    assert election_winners("2v2", labels, trios, points, V) == ["A"]
+    assert election_winners("2v2", labels, trios, points, POOLED, side_trios=pooled) == ["B"]
+    # No pooled trio on any side: no winner (D7.4 in 2v2 / 2v3).
+    assert election_winners("2v2", labels, trios, points, POOLED, side_trios={"A": set(), "B": set()}) == []
+    # Ties on pooled harmony: team_points_tiebreak (max 30 > 20 -> A; sum 30 < 40 -> B).
+    pooled = {"A": {("S", "H", "D")}, "B": {("C", "H", "D")}}
+    pts = [30, 20, 0, 20]
+    assert election_winners("2v2", labels, [set()] * 4, pts, POOLED, side_trios=pooled) == ["A"]
+    assert election_winners("2v2", labels, [set()] * 4, pts, dict(POOLED, team_points_tiebreak="sum"), side_trios=pooled) == ["B"]
+    # X2 under pooled: the team's own pooled trio of the best harmony has the colours.
+    pooled = {"A": {("S", "H", "D"), ("S", "H", "C")}, "B": {("H", "D", "C")}}
+    ann = {"A": ("S", "H", "C"), "B": ("H", "D", "S")}
+    assert election_winners("2v2", labels, [set()] * 4, [5, 50, 0, 0], POOLED, side_trios=pooled, announced=ann) == ["B"]
+    assert election_winners("2v2", labels, [set()] * 4, [5, 50, 0, 0], dict(POOLED, announced_trio=True),
+                            side_trios=pooled, announced=ann) == ["A"]
+    # 2v3 is D9.5 too.
+    assert election_winners("2v3", list("ABABB"), [set()] * 5, [0, 0, 0, 0, 9], POOLED,
+                            side_trios={"A": {("S", "S", "S")}, "B": set()}) == ["A"]
+    with pytest.raises(ValueError):
+        election_winners("2v2", labels, [set()] * 4, pts, POOLED)
+
+
+def test_d96_step1_pooled_and_x2():
+    labels = list("ABABI")  # A = 0, 2; B = 1, 3; I = 4
+    # Seat 0 holds a 3-colour trio of its own, but A's pooled trio is only 2-colour (a
+    # teammate's covered figure must be in it). best_member: step 1 -> A. pooled: a
+    # member's own trio no longer counts on its own at step 1; step 2 (a): the
+    # Independent's 60 is strictly the most -> I.
+    trios = [{("S", "H", "D")}, set(), set(), set(), set()]
+    pooled = {"A": {("S", "S", "D")}, "B": set()}
+    points = [50, 0, 0, 0, 60]
+    assert election_winners("2v2+1", labels, trios, points, V) == ["A"]
+    assert election_winners("2v2+1", labels, trios, points, POOLED, side_trios=pooled) == ["I"]
+    # Step 1 under pooled: A's pooled 3-colour trio against the Independent's own; a
+    # tie between sides compares points as in D9.5: team_points_tiebreak max -> A 30
+    # vs I 40 -> I; sum -> A 60 vs I 40 -> A. best_member: the Independent is the only
+    # player with a 3-colour trio -> I.
+    trios = [set(), set(), set(), set(), {("S", "H", "D")}]
+    pooled = {"A": {("C", "H", "D")}, "B": set()}
+    points = [30, 10, 30, 0, 40]
+    assert election_winners("2v2+1", labels, trios, points, V) == ["I"]
+    assert election_winners("2v2+1", labels, trios, points, POOLED, side_trios=pooled) == ["I"]
+    assert election_winners("2v2+1", labels, trios, points, dict(POOLED, team_points_tiebreak="sum"), side_trios=pooled) == ["A"]
+    # X2 at step 1 (pooled): A's pooled trio matches, the Independent's does not -> A,
+    # before points.
+    ann = {"A": ("C", "H", "D"), "B": ("S", "S", "S"), "I": ("S", "S", "S")}
+    assert election_winners("2v2+1", labels, trios, points, dict(POOLED, announced_trio=True),
+                            side_trios=pooled, announced=ann) == ["A"]
+    # X2 at step 1 (best_member): the 3-colour players are 0 (10 pts), 1 (30), 2 (50).
+    # Without X2 seat 2's 50 -> A. With X2 only seats 0 (A: S H D) and 1 (B: H D C)
+    # match; the non-matching seat 2 drops out before points: 30 > 10 -> B.
+    trios = [{("S", "H", "D")}, {("H", "D", "C")}, {("C", "D", "S")}, set(), set()]
+    points = [10, 30, 50, 0, 0]
+    ann = {"A": ("S", "H", "D"), "B": ("H", "D", "C"), "I": ("S", "S", "S")}
+    assert election_winners("2v2+1", labels, trios, points, V, announced=ann) == ["A"]
+    assert election_winners("2v2+1", labels, trios, points, X3, announced=ann) == ["B"]
+
+
+def test_d96_x2_plays_no_part_at_step2():
+    labels = list("ABABI")
+    # No 3-colour trio; the Independent's 1-colour trio matches his announcement but no
+    # step-2 condition holds (5 < 10 points, no Media, no 2-colour trio); step 3: A's
+    # 2-colour trio -> A (the Independent takes no part).
+    trios = [{("S", "S", "H")}, set(), set(), set(), {("H", "H", "H")}]
+    ann = {"A": ("C", "C", "C"), "B": ("C", "C", "C"), "I": ("H", "H", "H")}
+    assert election_winners("2v2+1", labels, trios, [10, 0, 0, 0, 5], X3, announced=ann) == ["A"]
+
+
+def test_d96_step3_points_tiebreak_sum_default_and_max():
+    labels = list("ABABI")
+    # Step 3, both teams at 2 colours; A = 30 + 0, B = 20 + 20. p3_points_tiebreak sum
+    # (default): 30 < 40 -> B; max: 30 > 20 -> A. team_points_tiebreak no longer rules
+    # step 3.
+    trios = [{("S", "S", "H")}, {("D", "D", "C")}, set(), set(), set()]
+    points = [30, 20, 0, 20, 0]
+    assert election_winners("2v2+1", labels, trios, points, V) == ["B"]
+    assert election_winners("2v2+1", labels, trios, points, ev(p3_points_tiebreak="max")) == ["A"]
+    assert election_winners("2v2+1", labels, trios, points, ev(team_points_tiebreak="sum", p3_points_tiebreak="max")) == ["A"]
+    assert election_winners("2v2+1", labels, trios, points, ev(team_points_tiebreak="max", p3_points_tiebreak="sum")) == ["B"]
+    assert election_winners("2v2+1", labels, trios, [30, 10, 0, 20, 0], V) == ["A", "B"]  # 30 = 30: shared
+    # Under pooled, step 3 compares the pooled trios, the same tie-break.
+    pooled = {"A": {("S", "S", "H")}, "B": {("D", "D", "C")}}
+    assert election_winners("2v2+1", labels, [set()] * 5, points, POOLED, side_trios=pooled) == ["B"]
+    assert election_winners("2v2+1", labels, [set()] * 5, points, dict(POOLED, p3_points_tiebreak="max"), side_trios=pooled) == ["A"]
+    # X2 at step 3 (bicolour_then_mono): A's S S H matches -> A, before points.
+    ann = {"A": ("S", "S", "H"), "B": ("C", "C", "C"), "I": ("S", "H", "D")}
+    assert election_winners("2v2+1", labels, trios, points, X3, announced=ann) == ["A"]
+
+
+def test_d96_step3_mono_only_and_x2():
+    labels = list("ABABI")
+    mono = ev(p3_harmonies="mono_only")
+    # Seat 0 (A) can form S S H and S S S; seat 1 (B) D D D. Both teams qualify; sum
+    # A 10 < B 30 -> B.
+    trios = [{("S", "S", "H"), ("S", "S", "S")}, {("D", "D", "D")}, set(), set(), set()]
+    points = [10, 30, 0, 0, 0]
+    assert election_winners("2v2+1", labels, trios, points, mono) == ["B"]
+    # X2: A announced S S S, one of its 1-colour trios -> A.
+    x = dict(mono, announced_trio=True)
+    assert election_winners("2v2+1", labels, trios, points, x, announced={"A": ("S", "S", "S"), "B": ("H", "H", "H"), "I": ("S", "S", "S")}) == ["A"]
+    # Only a one-suit announcement can match at step 3 under mono_only: A announced
+    # S S H, the colours of seat 0's best (shown) trio, yet it does not match -> B.
+    assert election_winners("2v2+1", labels, trios, points, x, announced={"A": ("S", "S", "H"), "B": ("H", "H", "H"), "I": ("S", "S", "S")}) == ["B"]
+    # The same trios under bicolour_then_mono: A's 2-colour trio beats B's 1-colour.
+    assert election_winners("2v2+1", labels, trios, points, V) == ["A"]
+    # Pooled, mono_only: a team qualifies when one of its pooled trios is 1-colour.
+    pooled = {"A": {("S", "S", "H"), ("S", "S", "S")}, "B": {("D", "D", "D")}}
+    pm = dict(POOLED, p3_harmonies="mono_only")
+    assert election_winners("2v2+1", labels, [set()] * 5, points, pm, side_trios=pooled) == ["B"]
+    assert election_winners("2v2+1", labels, [set()] * 5, points, dict(pm, announced_trio=True), side_trios=pooled,
+                            announced={"A": ("S", "S", "S"), "B": ("C", "C", "C"), "I": ("S", "S", "S")}) == ["A"]
+    assert election_winners("2v2+1", labels, [set()] * 5, points, pm, side_trios={"A": {("S", "S", "H")}, "B": set()}) == []
+
+
+# Rigged records: a chosen seat is dealt a Carré each round (greedy play keeps it), so
+# the figures of the Power pile go where the test says.
+
+def pile_of(first: list[str]) -> list[str]:
+    rest = ["ES", "EH", "ED", "EC", "LS", "LH", "LD", "LC", "JS", "JH", "JD", "JC", "M", "M"]
+    for f in first:
+        rest.remove(f)
+    return list(first) + rest
+
+
+def carre_wins(mode, players, winners, first_figures, owners=None, variants=None, deck_seed=100, **kw):
+    """Round r (dealer r mod N) deals the four cards of value 10 - r to ``winners[r]``;
+    the game stops after those rounds (max_rounds), before any Media is drawn unless
+    ``first_figures`` puts it first."""
+    decks = []
+    for r, w in enumerate(winners):
+        order = [(r % players + 1 + i) % players for i in range(players)]
+        i = order.index(w)
+        decks.append(rigged_deck("full", {i + k * players: f"{10 - r}{s}" for k, s in enumerate(SUITS)}, deck_seed + r))
+    v = dict(max_rounds=len(winners))
+    v.update(variants or {})
+    rec = play_game("full", mode, players, seed=0, variants=v, decks=decks, power_pile=pile_of(first_figures),
+                    owners=owners, greedy=1.0, p_pass=0.0, p_veto=0.0, **kw)
+    assert [rnd["winners"] for rnd in rec["rounds"]] == [[w] for w in winners]
+    return rec
+
+
+def x2_individual(announce, second_j="JS"):
+    """4 players. Seat 1 wins ES LH, then JD EC; seat 2 wins EH LD, then ``second_j`` LC.
+    Round points give seat 1 88 and seat 2 74 cumulative points."""
+    rec = carre_wins("individual", 4, [1, 2, 1, 2], ["ES", "LH", "EH", "LD", "JD", "EC", second_j, "LC"],
+                     variants=dict(announced_trio=announce is not None), announce=announce)
+    assert rec["final"]["cumulative_points"] == [37, 88, 74, 72]
+    return rec
+
+
+def test_x2_record_announcement_decides_a_harmony_tie():
+    # Seat 1: ES LH JD (S H D) or EC LH JD (C H D); seat 2: EH LD JS (H D S) or EH LC JS
+    # (H C S): both 3 colours. Without X2 points decide: 88 > 74 -> seat 1.
+    rec = x2_individual(None)
+    assert rec["announced_trios"] is None and rec["final"]["winners"] == [1]
+    assert audit_demos(rec) == []
+    # X2: seat 2 announced H C S and shows EH LC JS; seat 1 announced S S S: seat 2 wins
+    # despite fewer points (X2, D7.3).
+    rec = x2_individual({"0": ["S", "S", "S"], "1": ["S", "S", "S"], "2": ["H", "C", "S"], "3": ["D", "D", "D"]})
+    assert rec["announced_trios"]["2"] == ["H", "C", "S"]
+    assert rec["final"]["trios"]["2"] == ["EH", "LC", "JS"] and rec["final"]["trio_colours"]["2"] == ["H", "C", "S"]
+    assert rec["final"]["winners"] == [2] and rec["final"]["winning_sides"] == ["2"]
+    assert audit_demos(rec) == []
+
+    # D7.1 with X2: the recorded trio must be the matching one when one of the best
+    # harmony matches.
+    def other_trio(r):
+        r["final"]["trios"]["2"], r["final"]["trio_colours"]["2"] = ["EH", "LD", "JS"], ["H", "D", "S"]
+
+    assert reported(mutate(rec, other_trio), "[X2]", "seat 2", "EH', 'LC', 'JS'")
+    # The points winner is a wrong winner here.
+    assert reported(mutate(rec, lambda r: r["final"].update(winners=[1], winning_sides=["1"])), "[D7.3]")
+    # Both match: points decide again (88 > 74); seat 1 must show EC LH JD.
+    rec = x2_individual({"0": ["S", "S", "S"], "1": ["C", "H", "D"], "2": ["H", "C", "S"], "3": ["D", "D", "D"]})
+    assert rec["final"]["trios"]["1"] == ["EC", "LH", "JD"] and rec["final"]["winners"] == [1]
+    assert audit_demos(rec) == []
+
+
+def test_x2_record_never_beats_a_better_harmony():
+    # Seat 2 now wins JH instead of JS: EH LD JH (H D H) or EH LC JH (H C H), 2 colours,
+    # and announced H C H (it shows EH LC JH); seat 1 keeps a 3-colour trio -> seat 1.
+    ann = {"0": ["S", "S", "S"], "1": ["S", "S", "S"], "2": ["H", "C", "H"], "3": ["D", "D", "D"]}
+    rec = x2_individual(ann, second_j="JH")
+    assert rec["final"]["harmony"] == [0, 3, 2, 0]
+    assert rec["final"]["trios"]["2"] == ["EH", "LC", "JH"]
+    assert rec["final"]["winners"] == [1]
+    assert audit_demos(rec) == []
+    assert reported(mutate(rec, lambda r: r["final"].update(winners=[2], winning_sides=["2"])), "[D7.3]")
+
+
+def pooled_2v2(**variants):
+    """2v2 (A = 0, 2). Round 0: seat 0 wins ES, LH (both to seat 0); round 1: seat 2
+    wins JD, EH (to seat 2); round 2: seat 2 wins EC (to seat 0), LD (to seat 2).
+    Seat 0: ES LH EC, no J -> no trio; seat 2: EH LD JD -> H D D (2 colours).
+    A's pooled trios: E in {ES, EH, EC}, L in {LH, LD}, J = JD; 3 colours: ES LH JD
+    (S H D) and EC LH JD (C H D). B has no figure."""
+    return carre_wins("2v2", 4, [0, 2, 2], ["ES", "LH", "JD", "EH", "EC", "LD"],
+                      owners={"ES": 0, "LH": 0, "JD": 2, "EH": 2, "EC": 0, "LD": 2}, variants=variants,
+                      announce={"A": ["C", "H", "D"], "B": ["S", "S", "S"]})
+
+
+def test_pooled_record_trio_across_two_members():
+    rec = pooled_2v2(team_trio="pooled")
+    f = rec["final"]
+    assert f["trios"] == {"0": None, "1": None, "2": ["EH", "LD", "JD"], "3": None} and f["harmony"] == [0, 0, 2, 0]
+    assert f["side_trios"]["B"] is None
+    assert f["side_trios"]["A"]["harmony"] == 3 and f["side_trios"]["A"]["figures"] in (["ES", "LH", "JD"], ["EC", "LH", "JD"])
+    assert f["winners"] == [0, 2] and f["winning_sides"] == ["A"]
+    assert audit_demos(rec) == []
+    # The same game under best_member: A's trio is seat 2's (2 colours), B has none -> A,
+    # and side_trios is null.
+    bm = pooled_2v2()
+    assert bm["final"]["side_trios"] is None and bm["final"]["winners"] == [0, 2]
+    assert audit_demos(bm) == []
+
+    # Mutations the referee must flag (D9.5).
+    assert reported(mutate(rec, lambda r: r["final"].update(side_trios=None)), "[D9.5]", "pooled")
+    assert reported(mutate(bm, lambda r: r["final"].update(side_trios=copy.deepcopy(f["side_trios"]))), "[D9.5]", "best_member")
+    assert reported(mutate(rec, lambda r: r["final"].pop("side_trios")), "side_trios")
+    two = {"figures": ["EH", "LH", "JD"], "seats": [2, 0, 2], "colours": ["H", "H", "D"], "harmony": 2}
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=two)), "[D9.5]", "the best is 3")
+    wrong_seat = dict(f["side_trios"]["A"], seats=[0, 0, 0])
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=wrong_seat)), "[D9.5]", "not a legal pooled trio")
+    wrong_colours = dict(f["side_trios"]["A"], colours=["S", "S", "S"])
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=wrong_colours)), "[D9.5]", "colours")
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=None)), "[D9.5]", "must record it")
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(B=two)), "[D9.5]", "can form no pooled trio")
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(I=None)), "[D9.5]", "exactly the team labels")
+    assert reported(mutate(rec, lambda r: r["final"].update(winners=[], winning_sides=[])), "[D9.5]")
+
+
+def test_pooled_record_with_x2_must_show_the_matching_trio():
+    # A announced C H D: of A's two 3-colour pooled trios, EC LH JD (seats 0, 0, 2)
+    # matches and must be shown (X2, D9.5).
+    rec = pooled_2v2(team_trio="pooled", announced_trio=True)
+    assert rec["announced_trios"] == {"A": ["C", "H", "D"], "B": ["S", "S", "S"]}
+    assert rec["final"]["side_trios"]["A"] == {"figures": ["EC", "LH", "JD"], "seats": [0, 0, 2],
+                                               "colours": ["C", "H", "D"], "harmony": 3}
+    assert rec["final"]["winners"] == [0, 2]
+    assert audit_demos(rec) == []
+    other = {"figures": ["ES", "LH", "JD"], "seats": [0, 0, 2], "colours": ["S", "H", "D"], "harmony": 3}
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=other)), "[X2]", "team 'A'")
+    # Team announcements are keyed by team label, not by seat (X2, GAME_RECORD).
+    assert reported(mutate(rec, lambda r: r.update(announced_trios={"0": ["C", "H", "D"], "1": ["S", "S", "S"]})),
+                    "[X2]", "side labels")
+
+
+def covered_2v2(team_trio):
+    """2v2. Round 0: seat 1 (B) wins both Media, one to seat 1 and one to seat 3; then A
+    wins ES LH (seat 0), EH LC (seat 2), JD (seat 0) and JC (seat 2). Scandal (order of
+    the last round, 0 1 2 3): seat 1 covers seat 0's ES as C, seat 3 covers seat 2's EH
+    as D. Seat 0: ES LH JD -> C H D (3 colours); seat 2: EH LC JC -> D C C (2).
+    Pooled, A's trio must hold both covered E: no pooled trio."""
+    choices = {1: (0, "ES", "C"), 3: (2, "EH", "D")}
+
+    def media(holder, legal):
+        assert choices[holder][:2] in legal
+        return choices[holder]
+
+    return carre_wins("2v2", 4, [1, 0, 2, 0], ["M", "M", "ES", "LH", "EH", "LC", "JD", "JC"],
+                      owners={"M0": 1, "M1": 3, "ES": 0, "LH": 0, "EH": 2, "LC": 2, "JD": 0, "JC": 2},
+                      variants=dict(team_trio=team_trio), media_choice=media)
+
+
+def test_pooled_record_two_covered_figures_of_one_type():
+    rec = covered_2v2("pooled")
+    assert rec["scandal"]["actions"] == [{"seat": 1, "target": 0, "figure": "ES", "colour": "C"},
+                                         {"seat": 3, "target": 2, "figure": "EH", "colour": "D"}]
+    f = rec["final"]
+    assert f["trio_colours"] == {"0": ["C", "H", "D"], "1": None, "2": ["D", "C", "C"], "3": None}
+    assert f["side_trios"] == {"A": None, "B": None}
+    assert f["winners"] == [] and f["winning_sides"] == []  # no side trio: no winner (D9.5, D7.4)
+    assert audit_demos(rec) == []
+    bm = covered_2v2("best_member")
+    assert bm["final"]["winners"] == [0, 2] and bm["final"]["side_trios"] is None  # seat 0's own trio
+    assert audit_demos(bm) == []
+    # A pooled trio recorded for A that leaves out seat 2's covered EH.
+    fake = {"figures": ["ES", "LH", "JD"], "seats": [0, 0, 0], "colours": ["C", "H", "D"], "harmony": 3}
+    assert reported(mutate(rec, lambda r: r["final"]["side_trios"].update(A=fake)), "[D9.5]", "can form no pooled trio")
+    assert reported(mutate(rec, lambda r: r["final"].update(winners=[0, 2], winning_sides=["A"])), "[D9.5]")
+
+
+def step3_game(**variants):
+    """2v2+1 (A = 0, 2; B = 1, 3; I = 4). Carrés: seat 0 (ES LS to seat 0), seat 1 (EH
+    LH to seat 1), seat 1 (JC to seat 1, ED to seat 3), seat 2 (JD to seat 0, EC to
+    seat 2). Trios: seat 0 ES LS JD (S S D), seat 1 EH LH JC (H H C), 2 colours each; no
+    one else has a trio. Points [56, 73, 67, 35, 56]: no 3-colour trio (step 1), the
+    Independent's 56 is not the most and he has no figure (step 2)."""
+    return carre_wins("2v2+1", 5, [0, 1, 1, 2], ["ES", "LS", "EH", "LH", "JC", "ED", "JD", "EC"],
+                      owners={"ES": 0, "LS": 0, "EH": 1, "LH": 1, "JC": 1, "ED": 3, "JD": 0, "EC": 2},
+                      variants=variants, deck_seed=0,
+                      announce={"A": ["C", "C", "C"], "B": ["H", "H", "C"], "I": ["S", "H", "D"]})
+
+
+def test_step3_record_sum_default_vs_max():
+    # D9.6 step 3 tie at 2 colours. sum (default): A 56 + 67 = 123 > B 73 + 35 = 108 ->
+    # A; max: A 67 < B 73 -> B. team_points_tiebreak does not rule step 3.
+    rec = step3_game()
+    assert rec["final"]["cumulative_points"] == [56, 73, 67, 35, 56]
+    assert rec["final"]["harmony"] == [2, 2, 0, 0, 0]
+    assert rec["final"]["winning_sides"] == ["A"] and audit_demos(rec) == []
+    rec_max = step3_game(p3_points_tiebreak="max", team_points_tiebreak="sum")
+    assert rec_max["final"]["winning_sides"] == ["B"] and rec_max["final"]["winners"] == [1, 3]
+    assert audit_demos(rec_max) == []
+    # Each record with the other's winners is wrong.
+    assert reported(mutate(rec, lambda r: r["final"].update(winners=[1, 3], winning_sides=["B"])), "[D9.6]")
+    assert reported(mutate(rec_max, lambda r: r["final"].update(winners=[0, 2], winning_sides=["A"])), "[D9.6]")
+    # The same ending read with the contract-1 habit (team_points_tiebreak at step 3) is
+    # caught when the two variants differ.
+    assert reported(mutate(rec, lambda r: r["variants"].update(p3_points_tiebreak="max")), "[D9.6]")
+
+
+def test_step3_record_x2_and_mono_only():
+    # X2: B announced H H C, the colours of seat 1's trio -> B, before points.
+    rec = step3_game(announced_trio=True)
+    assert rec["final"]["trios"]["1"] == ["EH", "LH", "JC"]
+    assert rec["final"]["winning_sides"] == ["B"] and audit_demos(rec) == []
+    assert reported(mutate(rec, lambda r: r["announced_trios"].update(B=["C", "C", "C"])), "[D9.6]")
+    # mono_only: no member can form a 1-colour trio -> no winner; B's 2-colour
+    # announcement cannot match at step 3.
+    rec = step3_game(announced_trio=True, p3_harmonies="mono_only")
+    assert rec["final"]["winners"] == [] and audit_demos(rec) == []
+
+
+# Header and structure (contract 2, Part V, X2)
+
+NEW_VARIANTS = {"announced_trio": True, "team_trio": "pooled", "team_talk": "hands", "p3_points_tiebreak": "max"}
+
+
+def test_contract_2_header(full4, team5):
+    assert full4["contract"] == 2 and audit_demos(full4) == []
+    for rec in (full4, team5):
+        out = mutate(rec, lambda r: r.update(contract=1))
+        assert reported(out, "[GAME_RECORD]", "contract must be 2")
+        assert reported(audit_demos(copy.deepcopy(rec) | {"contract": 1}, check_schema=False), "contract must be 2")
+    for name in NEW_VARIANTS:
+        assert reported(mutate(full4, lambda r: r["variants"].pop(name)), "[Part V]", name)
+    for name, value in [("announced_trio", "yes"), ("team_trio", "shared"), ("team_talk", "cards"),
+                        ("p3_points_tiebreak", "mean"), ("announced_trio", 1)]:
+        out = audit_demos(copy.deepcopy(full4) | {"variants": full4["variants"] | {name: value}}, check_schema=False)
+        assert reported(out, "[Part V]", name)
+
+
+def test_announced_trios_structure(full4, team5):
+    # X2 off: announced_trios null.
+    assert reported(mutate(full4, lambda r: r.update(announced_trios={str(s): ["S", "S", "S"] for s in range(4)})),
+                    "[X2]", "must be null")
+    # X2 on: a map by side label of 3 suits.
+    rec = play_game("full", "individual", 4, seed=2, variants=dict(announced_trio=True))
+    assert sorted(rec["announced_trios"]) == ["0", "1", "2", "3"] and audit_demos(rec) == []
+    assert reported(mutate(rec, lambda r: r.update(announced_trios=None)), "[X2]")
+    assert reported(mutate(rec, lambda r: r["announced_trios"].pop("3")), "[X2]", "side labels")
+    assert reported(mutate(rec, lambda r: r["announced_trios"].update({"0": ["S", "X", "S"]})), "[X2]", "3 suit letters")
+    assert reported(mutate(rec, lambda r: r["announced_trios"].update({"0": ["S", "S"]})), "[X2]")
+    team = play_game("full", "2v2+1", 5, seed=3, variants=dict(announced_trio=True))
+    assert sorted(team["announced_trios"]) == ["A", "B", "I"] and audit_demos(team) == []
+    assert reported(mutate(team, lambda r: r["announced_trios"].pop("I")), "[X2]", "side labels")
+    # team_trio and team_talk have no effect in individual games: side_trios stays null.
+    ind = play_game("full", "individual", 4, seed=2, variants=dict(team_trio="pooled", team_talk="hands"))
+    assert ind["final"]["side_trios"] is None and audit_demos(ind) == []
+    assert reported(mutate(ind, lambda r: r["final"].update(side_trios={"A": None, "B": None})), "[D9.5]", "individual")
+
+
+@pytest.mark.parametrize("variants", [
+    dict(announced_trio=True),
+    dict(team_trio="pooled"),
+    dict(team_trio="pooled", announced_trio=True, p3_points_tiebreak="max"),
+    dict(team_trio="pooled", p3_harmonies="mono_only", team_points_tiebreak="sum", team_talk="hands"),
+    dict(announced_trio=True, p3_harmonies="mono_only", independent_double_media="act"),
+])
+def test_contract2_variant_games_audit_clean(variants):
+    for mode, n in (("2v2", 4), ("2v3", 5), ("2v2+1", 5)):
+        for seed in range(3):
+            rec = play_game("full", mode, n, seed=seed, variants=variants)
+            assert audit_demos(rec) == []
+    for rules in ("full", "simplified"):
+        assert audit_demos(play_game(rules, "individual", 4, seed=1, variants=variants)) == []

@@ -1,10 +1,14 @@
-"""Where a result came from: package version, git revision, library versions."""
+"""Where a result came from: rules contract, package version, git revision, library versions."""
 
 from __future__ import annotations
 
 import functools
 import subprocess
 from pathlib import Path
+
+# Version of the rules contract (../shared/RULES.md) and record format (GAME_RECORD.md) that
+# the engines implement. Records carry it as "contract"; every run, summary and report too.
+CONTRACT = 2
 
 
 @functools.lru_cache(maxsize=1)

@@ -114,7 +114,8 @@ class Runs:
             m = run.meta
             out.append({"experiment": e, "bot": b, "name": m["experiment"]["name"],
                         "seed": m["seed"], "games_per_point": m["games_per_point"],
-                        "points": len(m["points"]), "version": m.get("version"),
+                        "points": len(m["points"]), "contract": m.get("contract"),
+                        "version": m.get("version"),
                         "git_revision": m.get("git_revision"),
                         "wall_s": m.get("wall_s")})
         return out

@@ -18,9 +18,8 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.policies import resolve
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import CHUNK, chunk_game_keys, policy_tuple
+from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import write_jsonl_atomic
-
-CONTRACT = 2
 
 
 def _colouring(code: int) -> list[str]:

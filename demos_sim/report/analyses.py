@@ -5,8 +5,8 @@ Built from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<name>/
 game (``demos-sim analyse --report-only``). Every section shows its method, its findings,
 its flags (conclusions to distrust: a sign that flips between bot rungs, a level that is
 not harder than the one below …), its tables with sample sizes and 95% intervals, its
-plots, and the provenance of every run (experiment, bot, seed, games, version, git
-revision).
+plots, and the provenance of every run (experiment, bot, seed, games, rules contract,
+version, git revision).
 """
 
 from __future__ import annotations
@@ -44,11 +44,12 @@ def _rows(df: pd.DataFrame) -> list[list[str]]:
 
 
 def _provenance(runs: list[dict]) -> list[list[str]]:
-    rows = [["experiment", "bot", "points", "games per point", "seed", "version",
+    rows = [["experiment", "bot", "points", "games per point", "seed", "contract", "version",
              "git revision"]]
     for r in runs:
         rows.append([r["name"], r["bot"], str(r["points"]), str(r["games_per_point"]),
-                     str(r["seed"]), str(r["version"]), str(r["git_revision"])])
+                     str(r["seed"]), str(r.get("contract")), str(r["version"]),
+                     str(r["git_revision"])])
     return rows
 
 
@@ -63,6 +64,18 @@ def sections(out: Path) -> list[dict]:
     return found
 
 
+def _contract_line(secs: list[dict]) -> str:
+    """Which rules contract (RULES.md version) the runs of the report were played under."""
+    found = sorted({str(r.get("contract")) for s in secs for r in s["runs"]})
+    if found == ["None"]:
+        return "Rules contract: not recorded (runs made before contracts were stamped)."
+    if len(found) == 1:
+        return (f"Computed under rules contract {found[0]} (RULES.md and GAME_RECORD.md "
+                f"version {found[0]}).")
+    return ("Runs of different rules contracts are mixed here: " + ", ".join(found)
+            + " (see each section's runs).")
+
+
 def build_analyses_report(out: str | Path) -> tuple[Path, Path]:
     from demos_sim.runner.store import atomic_write_text
 
@@ -74,7 +87,7 @@ def build_analyses_report(out: str | Path) -> tuple[Path, Path]:
              "are paired (the same deals, common random numbers) and report the paired "
              "difference with its interval; where many comparisons are screened at once, "
              "the section says which multiple-testing correction it applies. Regenerate "
-             "with `make analyses` (or `demos-sim analyse`).")
+             "with `make analyses` (or `demos-sim analyse`). " + _contract_line(secs))
     md = [f"# {title}", "", intro, "", "Sections: " + ", ".join(
         f"[{s['title']}](#{s['name']})" for s in secs), ""]
     body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<ul>"]

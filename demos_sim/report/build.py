@@ -167,7 +167,8 @@ def _stamp(meta) -> list[tuple[str, str]]:
         ("reference point", ", ".join(dict.fromkeys(ref_labels)) or "none"),
         ("games", games),
         ("seed", str(meta["seed"])),
-        ("version", f"demos-sim {meta['version']}, git {meta['git_revision']}"),
+        ("version", f"demos-sim {meta['version']}, git {meta['git_revision']}, "
+                    f"rules contract {meta.get('contract')}"),
         ("libraries", f"numba {v['numba']}, numpy {v['numpy']}, python {v['python']}"),
         ("run", f"{meta['created']}, {meta['backend']} × {meta['workers']}, "
                 f"{meta['wall_s']:.1f} s, fingerprint {meta['fingerprint']}"),

@@ -80,7 +80,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                    quiet: bool = False, dask_processes: bool = True) -> RunResult:
     """Run (or resume) ``exp`` into ``out`` (default ``results/<name>``); see the module doc."""
     from demos_sim import __version__
-    from demos_sim.provenance import git_revision
+    from demos_sim.provenance import CONTRACT, git_revision
     from demos_sim.runner.backends import make_backend
 
     t_start = time.perf_counter()
@@ -193,7 +193,8 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             "play_s": play_s, "wall_s": time.perf_counter() - t_start,
             "games_per_s": played / play_s if played and play_s > 0 else None,
             "backend": be.name, "workers": be.workers, "scheduler": scheduler,
-            "fingerprint": fp, "version": __version__, "git_revision": git_revision(),
+            "fingerprint": fp, "contract": CONTRACT, "version": __version__,
+            "git_revision": git_revision(),
             "versions": _versions(),
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "files": {RESULTS: sha256_file(out / RESULTS),

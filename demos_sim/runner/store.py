@@ -4,7 +4,8 @@ Layout of a results folder (default ``results/<experiment name>/``)::
 
     results.parquet        tidy table: grid point × side/seat/game × metric
     histograms.parquet     tidy histograms (game length, points) by grid point
-    meta.json              experiment file, seed, versions, git revision, games, wall time
+    meta.json              experiment file, seed, contract, versions, git revision, games,
+                           wall time
                            and the SHA-256 of both tables (written last)
     chunks/<fingerprint>/  one small .npz per finished (block, chunk): its exact aggregate
     .lock                  held (flock) by the run writing to this folder
@@ -14,7 +15,8 @@ renamed over its final name (``os.replace``, atomic on POSIX), so a crashed or k
 leaves either the old file or the new one, never half of one; leftover temporary files
 (``.tmp-*``) are ignored and removed by the next run.
 
-The fingerprint is a SHA-256 over what decides the games — the game, seed, every grid
+The fingerprint is a SHA-256 over what decides the games — the rules contract version, the
+game, seed, every grid
 point's full configuration and policies, plugins, chunk size, store format — and over the
 source of the game's engine, policies and of the runner's aggregation code. A changed
 experiment file or changed engine code therefore gets a new chunk folder instead of
@@ -33,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
+from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import atomic_open
 from demos_sim.sim_common import CHUNK
 
@@ -69,7 +72,8 @@ def code_digest(adapter, plugins) -> str:
 
 def fingerprint(exp) -> str:
     """16 hex digits naming the chunk folder of an experiment (see the module docstring)."""
-    doc = {"store_version": STORE_VERSION, "chunk": CHUNK, "experiment": exp.canonical(),
+    doc = {"store_version": STORE_VERSION, "chunk": CHUNK, "contract": CONTRACT,
+           "experiment": exp.canonical(),
            "code": code_digest(exp.adapter, exp.plugins)}
     blob = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]

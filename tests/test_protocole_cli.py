@@ -97,7 +97,8 @@ def test_record_and_simulate_with_majority_scope(tmp_path, capsys, mode):
     capsys.readouterr()
     assert main(["simulate", "--game", "protocole", *mode, "--games", "500", "--seed", "2",
                  "--set", "majority_scope=per_dimension", "--json"]) == 0
-    assert "per_dimension" in capsys.readouterr().out
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["variants"]["majority_scope"] == "per_dimension" and summary["contract"] == 2
 
 
 @pytest.mark.parametrize("args, fragment", [

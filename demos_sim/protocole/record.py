@@ -22,9 +22,9 @@ from demos_sim.protocole.cards import card_code, codes_of
 from demos_sim.protocole.policies import resolve
 from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.protocole.sim import policy_tuple
+from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import game_key, write_jsonl_atomic
 
-CONTRACT = 2   # GAME_RECORD.md contract version 2 (RULES.md version 2)
 _OUTCOME = {L.OUT_WIN: "win", L.OUT_LOSS_ELIM: "loss", L.OUT_LOSS_REINF: "loss"}
 
 

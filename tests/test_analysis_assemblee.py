@@ -160,8 +160,9 @@ def test_force_personality_setting():
     assert ((fp != pers).sum(axis=1) <= 2).all()
     assert (fp[:, 0] != L.PE_NIMOS).any()
     # outside Part V: the record's variants are unchanged
-    assert set(cfg.variants) == {"rounds", "collapse_threshold", "min_players",
-                                 "personalities", "akikos_income"}
+    from demos_sim.assemblee.rules import VARIANTS
+
+    assert set(cfg.variants) == set(VARIANTS) and "force_personality" not in cfg.variants
 
 
 def test_force_personality_errors():

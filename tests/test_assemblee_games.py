@@ -32,7 +32,10 @@ def _mix(n):
 @pytest.mark.parametrize("policy", [p for p in available() if not p.startswith("t_")])
 def test_M2_decisions_ignore_hidden_state(policy):
     checked = 0
-    for n, variants in ((4, {}), (9, {"personalities": True}), (15, {"personalities": True})):
+    for n, variants in ((4, {}), (9, {"personalities": True}), (15, {"personalities": True}),
+                        (6, {"oracle_view": "three_players", "postpone_surcharge": "once",
+                             "event_draw": "independent", "final_tie": "mc_choice"}),
+                        (5, {"final_tie": "mc_choice", "personalities": True})):
         cfg = AssembleeConfig(n, variants).to_array()
         specs = [policy if i % 2 == 0 else "random" for i in range(n)]
         _, diag = play_rows(cfg, specs, 11, n, (), 0, 12, check_obs=True)
@@ -147,6 +150,45 @@ def test_common_random_numbers_decks_do_not_depend_on_policies():
     r2 = to_record(cfg, ["random"], 0, play_logged(cfg, ["random"], key)[0])
     assert r1["event_deck"] == r2["event_deck"] and r1["mc"] == r2["mc"]
     assert r1["rounds"][0]["revealed"] == r2["rounds"][0]["revealed"]
+    # nor on the variants that change no chance draw before round 0's auction
+    for v in ({"oracle_view": "three_players"}, {"postpone_surcharge": "once"},
+              {"final_tie": "mc_choice"}, {"event_draw": "independent"}):
+        c = AssembleeConfig(6, v)
+        r3 = to_record(c, ["civic"], 0, play_logged(c, ["civic"], key)[0])
+        assert r3["mc"] == r1["mc"] and r3["rounds"][0]["revealed"] == r1["rounds"][0]["revealed"]
+    # independent events: the same for every policy
+    c = AssembleeConfig(6, {"event_draw": "independent", "collapse_threshold": 10 ** 6})
+    e1 = [r["event"] for r in to_record(c, ["civic"], 0, play_logged(c, ["civic"], key)[0])["rounds"]]
+    e2 = [r["event"] for r in to_record(c, ["random"], 0, play_logged(c, ["random"], key)[0])["rounds"]]
+    k = min(len(e1), len(e2))
+    assert k >= 1 and e1[:k] == e2[:k]
+
+
+def test_oracle_view_changes_no_builtin_game():
+    """None of the built-in policies reads the bids the Oracle sees (A4), and the view
+    draws come from their own chance stream: three_bids and three_players give the same
+    games for them."""
+    a = simulate(AssembleeConfig(6, {"oracle_view": "three_players"}), _mix(6), 400, 4).agg
+    b = simulate(AssembleeConfig(6), _mix(6), 400, 4).agg
+    assert (a == b).all()
+
+
+def test_final_tie_mc_choice_in_whole_games():
+    """A10 mc_choice through whole games: the civic MC names himself whenever he is one of
+    the tied, and the record's tie_choice agrees with the results row."""
+    cfg = AssembleeConfig(4, {"final_tie": "mc_choice"})
+    res, _ = play_rows(cfg.to_array(), ["civic"], 9, 4, (), 0, 400)
+    ties = 0
+    for g, rec in enumerate(iter_records(cfg, ["civic"], 400, 9)):
+        tc = rec["final"]["tie_choice"]
+        assert (tc is not None) == (res[g, L.R_FINAL_TIED] > 1)
+        if tc is None:
+            continue
+        ties += 1
+        assert rec["final"]["winners"] == [tc["chosen"]] and tc["chosen"] in tc["tied"]
+        if tc["mc"] in tc["tied"]:
+            assert tc["chosen"] == tc["mc"]
+    assert ties >= 3
 
 
 @pytest.mark.parametrize("args", [
@@ -184,3 +226,4 @@ def test_cli_simulate_json_and_persona_file(tmp_path):
     p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "policies", "--game",
                         "assemblee", "--plugin", str(bad)], capture_output=True, text=True)
     assert p.returncode == 2 and "bid_per_pont" in p.stderr
+

@@ -3,9 +3,9 @@ Part A (with Part V). Every expected value was worked out by hand from
 ../shared/RULES.md; the comment next to it shows the reasoning.
 
 Positions are set up by ``Table`` (figures, holders, pending events written into the
-state by hand) and played by the real kernel phases (``_income`` A2, ``_auction`` A4,
-``_good_event`` A5.1, ``_harmful`` A5.2, ``_collapse`` A5.3, ``_benefits`` A7,
-``_ostracism`` A8, ``_honours`` A9, ``_final`` A10), with the decisions of ``t_script``
+state by hand) and played by the real kernel phases (``_income`` A2, ``_draw_event`` A3,
+``_reveal`` and ``_auction`` A4, ``_good_event`` A5.1, ``_harmful`` A5.2, ``_collapse``
+A5.3, ``_benefits`` A7, ``_ostracism`` A8, ``_honours`` A9, ``_final`` A10), with the decisions of ``t_script``
 (below), whose per-seat parameters say what each seat does. Every table runs in check
 mode: the observation tests and the gold/renown ledger run at every decision.
 """
@@ -25,7 +25,9 @@ from demos_sim.assemblee.rules import AssembleeConfig, default_threshold
 from demos_sim.registry import N_PARAMS
 
 # t_script parameters (per seat)
-BID, BID_CHAR, PLEDGE, YES, TARGET, PROPOSE, BUY, OSTP, NIMOS, VOTE, TIE = range(11)
+BID, BID_CHAR, PLEDGE, YES, TARGET, PROPOSE, BUY, OSTP, NIMOS, VOTE, TIE, OUTBID = range(12)
+PROBE = 16    # params[PROBE + pos]: the Oracle's K_BID at auction pos writes 1 + the mask of
+              # the other seats whose bid on that auction his observation shows
 
 
 @register("t_script", description="test script: decisions from its parameters")
@@ -33,6 +35,19 @@ BID, BID_CHAR, PLEDGE, YES, TARGET, PROPOSE, BUY, OSTP, NIMOS, VOTE, TIE = range
 def t_script(cfg, obs, opts, n_opts, params, rng):
     kind = obs[L.O_KIND]
     if kind == L.K_BID:
+        seat = obs[L.O_SEAT]
+        pos = obs[L.O_POS]
+        if seat == obs[L.O_ORACLE]:
+            seen = 0
+            top = -1
+            for q in range(obs[L.O_N]):
+                b = obs[L.O_BIDS + pos * L.MAXP + q]
+                if q != seat and b >= 0:
+                    seen |= 1 << q
+                    top = max(top, b)
+            params[PROBE + pos] = 1 + seen
+            if params[OUTBID] > 0:          # one more than the best bid he sees, else 0
+                return min(top + 1, n_opts - 1) if top >= 0 else 0
         if params[BID_CHAR] < 0 or obs[L.O_CHAR] == int(params[BID_CHAR]):
             return min(int(params[BID]), n_opts - 1)
         return 0
@@ -64,15 +79,17 @@ def t_script(cfg, obs, opts, n_opts, params, rng):
 class Table:
     """A hand-set position: ``n`` players, MC ``mc``, figures by seat, t_script params."""
 
-    def __init__(self, n, variants=None, mc=0, gold=None, renown=None, pers=None, **script):
-        self.cfg = AssembleeConfig(n, variants or {}).to_array(check_obs=True)
+    def __init__(self, n, variants=None, mc=0, gold=None, renown=None, pers=None, log=False,
+                 **script):
+        self.cfg = AssembleeConfig(n, variants or {}).to_array(check_obs=True, log=log)
         self.n = n
         self.st = np.zeros(L.ST_LEN, np.int64)
         self.obs = np.zeros(L.OBS_LEN, np.int64)
         self.opts = np.zeros(L.MAXOPT, np.int64)
         self.prng = np.zeros(L.NSTREAM, np.uint64)
         self.wk = np.zeros(E.WK_LEN, np.int64)
-        self.log = np.zeros(2, np.int64)
+        self.log = np.zeros(L.EV_W * 2000 if log else 2, np.int64)
+        self.log[0] = L.EV_W
         self.res = np.zeros(L.RES_LEN, np.int64)
         self.diag = np.zeros(E.DIAG_LEN, np.int64)
         self.key = np.uint64(12345)
@@ -135,6 +152,11 @@ class Table:
     def renown(self):
         return [int(x) for x in self.st[L.S_REN:L.S_REN + self.n]]
 
+    def logged(self, kind):
+        """The logged events of one type (``log=True``), as tuples of their 5 arguments."""
+        ev = self.log[L.EV_W:self.log[0]].reshape(-1, L.EV_W)
+        return [tuple(int(x) for x in e[1:]) for e in ev if e[0] == kind]
+
     def check(self):
         assert self.diag[E.D_INVARIANT] == 0
         assert self.diag[E.D_PUB_DIFF] == 0 and self.diag[E.D_OBS_DIFF] == 0
@@ -165,13 +187,19 @@ def test_A1_setup_and_variants():
         assert t.st[L.S_GOLD + p] == 0
     assert AssembleeConfig(6).variants == {"rounds": 10, "collapse_threshold": None,
                                            "min_players": 3, "personalities": False,
-                                           "akikos_income": "bonus"}
+                                           "akikos_income": "bonus",
+                                           "oracle_view": "three_bids",
+                                           "postpone_surcharge": "per_round",
+                                           "event_draw": "deck", "final_tie": "shared"}
 
 
 @pytest.mark.parametrize("n,variants", [(3, {}), (16, {}), (6, {"rounds": 0}),
                                         (6, {"collapse_threshold": 0}), (6, {"min_players": 1}),
                                         (6, {"personalities": 1}), (6, {"akikos_income": "x"}),
-                                        (6, {"round_cap": 5})])
+                                        (6, {"round_cap": 5}), (6, {"oracle_view": "three"}),
+                                        (6, {"oracle_view": 3}), (6, {"postpone_surcharge": "twice"}),
+                                        (6, {"event_draw": True}), (6, {"final_tie": None}),
+                                        (6, {"final_tie": "oldest"})])
 def test_partV_bad_configuration_is_one_line(n, variants):
     with pytest.raises(ConfigError) as e:
         AssembleeConfig(n, variants)
@@ -208,6 +236,52 @@ def test_A3_reshuffle_includes_pending():
     if L.EVENTS.index(ev) < L.NHARM:
         names = [p["event"] for p in rec["rounds"][15]["pending"]]
         assert names.count(ev) in (1, 2)
+
+
+def test_A3_independent_draws_repeat_and_keep_no_deck():
+    # event_draw = independent: 15 rounds of 15 equally likely events repeat one with
+    # probability 1 - 15!/15^15 > 0.999997; the record has no event deck
+    from demos_sim.assemblee.record import iter_records
+
+    cfg = AssembleeConfig(4, {"event_draw": "independent", "rounds": 15,
+                              "collapse_threshold": 10 ** 6})
+    recs = [r for r in iter_records(cfg, ["free_rider"], 6, 5) if len(r["rounds"]) == 15]
+    assert recs
+    for rec in recs:
+        events = [r["event"] for r in rec["rounds"]]
+        assert len(set(events)) < 15
+        assert rec["event_deck"] is None and all(r["event_deck"] is None for r in rec["rounds"])
+    # the same games under deck: 15 draws are the 15 cards once each
+    cfg = AssembleeConfig(4, {"rounds": 15, "collapse_threshold": 10 ** 6})
+    for rec in iter_records(cfg, ["free_rider"], 6, 5):
+        if len(rec["rounds"]) == 15:
+            assert sorted(r["event"] for r in rec["rounds"]) == sorted(L.EVENTS)
+
+
+def test_A3_independent_draws_are_uniform():
+    # 15,000 draws (rounds 0-9 of 1,500 games): each event 1,000 expected, sd sqrt(15000 x
+    # 1/15 x 14/15) = 30.6; every count within 4.5 sd, and chi-square (14 d.f.) below 40
+    # (p < 0.0003 under uniformity)
+    t = Table(4, {"event_draw": "independent"})
+    counts = np.zeros(15, np.int64)
+    for key in range(1500):
+        for r in range(10):
+            t.st[L.S_ROUND] = r
+            t.st[L.S_NPEND] = 0
+            counts[E._draw_event(t.st, t.cfg, t.obs, t.prng, np.uint64(key), t.log)] += 1
+    assert t.st[L.S_DECK_POS] == 0                        # no deck is used
+    assert all(abs(c - 1000) < 4.5 * 30.6 for c in counts), counts
+    assert ((counts - 1000) ** 2 / 1000).sum() < 40
+
+
+def test_A3_independent_keeps_the_setup_draws():
+    # the MC and the personalities come from the same stream whatever event_draw says
+    a = Table(9, {"personalities": True})
+    b = Table(9, {"personalities": True, "event_draw": "independent"})
+    for t in (a, b):
+        E.setup(t.st, t.cfg, t.obs, t.prng, t.key, t.log, t.res)
+    assert a.st[L.S_MC] == b.st[L.S_MC]
+    assert list(a.st[L.S_PERS:L.S_PERS + 9]) == list(b.st[L.S_PERS:L.S_PERS + 9])
 
 
 # ------------------------------------------------------------------ A4 auction
@@ -256,26 +330,93 @@ def test_A11_nimos_raises_after_reveal():
     assert t.gold()[0] == 0 and t.st[L.S_NIMOS_USED] == 0  # +1 would pass his gold
 
 
-def test_A4_oracle_sees_three_and_reveal_count():
+def test_A4_oracle_views_and_reveal_count():
     from demos_sim.assemblee.record import iter_records
 
-    for n in (4, 10, 15):
-        rec = next(iter_records(AssembleeConfig(n), ["civic"], 1, 3))
-        for r in rec["rounds"]:
-            assert len(r["revealed"]) == max(6, min(15, len(r["in_game"])))
-            if r["oracle"] is not None:
-                assert len(r["oracle"]["sees"]) == min(3, len(r["in_game"]) - 1)
-                assert r["oracle"]["seat"] not in r["oracle"]["sees"]
+    for view in ("three_bids", "three_players"):
+        oracles = 0
+        for n in (4, 10, 15):
+            for rec in iter_records(AssembleeConfig(n, {"oracle_view": view}), ["civic"], 2, 3):
+                for r in rec["rounds"]:
+                    nrev = len(r["revealed"])
+                    assert nrev == max(6, min(15, len(r["in_game"])))
+                    if r["oracle"] is None:
+                        continue
+                    oracles += 1
+                    o = r["oracle"]["seat"]
+                    others = set(r["in_game"]) - {o}
+                    views = r["oracle"]["views"]
+                    assert all(s in others for _, s in views)
+                    if view == "three_bids":      # one bid at each of auctions 0, 1, 2
+                        assert [i for i, _ in views] == [0, 1, 2]
+                    else:                         # the same 3 players at every auction
+                        seen = {s for _, s in views}
+                        assert len(seen) == min(3, len(others))
+                        assert sorted(views) == sorted([i, s] for i in range(nrev) for s in seen)
+        assert oracles > 0
 
 
-def test_A4_oracle_bids_after_seeing():
-    # an Oracle-advantage seat sees the bids of its 3 seats before bidding (M2 check mode
-    # verifies the board shows those and only those); with "persona" he outbids them
-    t = Table(5, gold=[10] * 5, bid=[2, 4, 1, 3, 5])
+def test_A4_three_players_oracle_bids_after_seeing():
+    # three_players: the Oracle sees the bids of his 3 seats at every auction before
+    # bidding (M2 check mode verifies the board shows those and only those). Seats bid
+    # 2 4 1 3; he sees seats 0, 1, 2 (best 4) and bids 5: he wins
+    t = Table(5, {"oracle_view": "three_players"}, gold=[10] * 5, bid=[2, 4, 1, 3, 0],
+              outbid=[0, 0, 0, 0, 1])
     t.st[L.S_ORACLE] = 4
     t.st[L.S_SEES] = 0b0111
     t.sync()
     assert auction(t, "hero") == 4
+    assert t.params[4, PROBE] == 1 + 0b0111
+    assert auction(t, "priest", pos=1) == 4           # again at auction 1 (gold 5: bids 5)
+    assert t.params[4, PROBE + 1] == 1 + 0b0111
+    assert t.gold() == [6, 2, 8, 4, 0]
+
+
+def test_A4_three_bids_one_bid_at_each_of_the_first_three_auctions():
+    # three_bids (default): the Oracle (seat 4) sees seat 1's bid at auctions 0 and 1 (the
+    # same player twice: independent draws) and seat 2's at auction 2, nothing after.
+    # Seats 0-3 bid 2 4 1 3 at every auction; he bids one more than the bid he sees, 0
+    # when he sees none. Auction 0: sees 4, bids 5, wins; auction 1: the same; auction
+    # 2: sees seat 2's 1, bids 2 and loses to seat 1's 4; auctions 3-5: bids 0, seat 1 wins.
+    # Gold 40 each, all bids paid: seat 0 40 - 6x2 = 28, seat 1 40 - 6x4 = 16, seat 2
+    # 40 - 6 = 34, seat 3 40 - 18 = 22, the Oracle 40 - 5 - 5 - 2 = 28.
+    t = Table(5, gold=[40] * 5, bid=[2, 4, 1, 3, 0], outbid=[0, 0, 0, 0, 1])
+    t.st[L.S_ORACLE] = 4
+    t.st[L.S_VIEWS:L.S_VIEWS + 3] = [1, 1, 2]
+    t.sync()
+    holders = [auction(t, c, pos) for pos, c in
+               enumerate(["hero", "priest", "athlete", "spectacles", "broker", "peddler"])]
+    assert holders == [4, 4, 1, 1, 1, 1]
+    assert t.gold() == [28, 16, 34, 22, 28]
+    # what his observation showed at each of his 6 bids: one other seat's bid, then none
+    seen = [int(t.params[4, PROBE + pos]) - 1 for pos in range(6)]
+    assert seen == [0b00010, 0b00010, 0b00100, 0, 0, 0]
+    assert t.params[0, PROBE] == 0                       # only the Oracle is shown anything
+
+
+def test_A4_three_bids_views_drawn_uniformly_and_independently():
+    # 4 players, Oracle seat 0: each view is one of seats 1, 2, 3 (p = 1/3 each, over 3000
+    # reveals x 3 views: mean 3000, sd sqrt(9000 x 1/3 x 2/3) = 44.7); the 3 views of a
+    # round are all different with p = 1 x 2/3 x 1/3 = 2/9 (sd sqrt(3000 x 2/9 x 7/9) /
+    # 3000 = 0.0076). Within 4.5 sd.
+    t = Table(4)
+    counts = np.zeros(4, np.int64)
+    distinct = 0
+    for key in range(3000):
+        t.st[L.S_ORACLE_NEXT] = 0
+        E._reveal(t.st, t.cfg, t.obs, t.prng, np.uint64(key), t.log, t.res, t.wk)
+        v = list(t.st[L.S_VIEWS:L.S_VIEWS + 3])
+        assert t.st[L.S_ORACLE] == 0 and t.st[L.S_SEES] == 0   # nothing seen before auction 0
+        for s in v:
+            counts[s] += 1
+        distinct += len(set(v)) == 3
+    assert counts[0] == 0
+    assert all(abs(c - 3000) < 4.5 * 44.7 for c in counts[1:]), counts
+    assert abs(distinct / 3000 - 2 / 9) < 4.5 * 0.0076, distinct
+    t = Table(4, {"oracle_view": "three_players"})        # 3 others: all 3 seen all round
+    t.st[L.S_ORACLE_NEXT] = 0
+    E._reveal(t.st, t.cfg, t.obs, t.prng, np.uint64(1), t.log, t.res, t.wk)
+    assert t.st[L.S_SEES] == 0b1110
 
 
 # ------------------------------------------------------------------ A5 events
@@ -328,6 +469,42 @@ def test_A5_3_threshold_by_players(n, thr):
     assert default_threshold(n) == thr
     assert AssembleeConfig(n).threshold == thr
     assert AssembleeConfig(n, {"collapse_threshold": 7}).threshold == 7
+
+
+@pytest.mark.parametrize("surcharge,cost,resolved", [("per_round", 15, False), ("once", 12, True)])
+def test_A5_2_postpone_surcharge(surcharge, cost, resolved):
+    # Flood postponed twice, 4 players: per_round 5 + 4 + 3x2 = 15; once 5 + 4 + 3 = 12.
+    # Pledges 3 each = 12: resolved (and paid) under once only
+    t = Table(4, {"postpone_surcharge": surcharge}, gold=[5] * 4, pledge=[3] * 4, log=True)
+    t.pend(("flood", 2))
+    assert t.obs[L.O_PEND_COST] == cost                   # the total shown to policies
+    E._harmful(*t.a(), t.res)
+    assert t.logged(L.L_PEND) == [(L.EV_FLOOD, 2, cost, 0, 0)]
+    assert t.gold() == ([2] * 4 if resolved else [5] * 4)
+    assert t.st[L.S_NPEND] == (0 if resolved else 1)
+    t.check()
+
+
+@pytest.mark.parametrize("surcharge,costs", [("per_round", [9, 12, 15, 18]),
+                                             ("once", [9, 12, 12, 12])])
+def test_A5_2_surcharge_over_rounds(surcharge, costs):
+    # a Flood nobody pledges for, 4 players: p = 0, 1, 2, 3 -> 5 + 4 + 3p, or 3·min(p, 1)
+    t = Table(4, {"postpone_surcharge": surcharge}, gold=[0] * 4, log=True)
+    t.pend(("flood", 0))
+    for _ in range(4):
+        E._harmful(*t.a(), t.res)
+    assert [c for _, _, c, _, _ in t.logged(L.L_PEND)] == costs
+    assert t.st[L.S_PEND_P] == 4
+
+
+@pytest.mark.parametrize("surcharge,total,collapses", [("per_round", 28, True), ("once", 25, False)])
+def test_A5_3_collapse_under_postpone_surcharge(surcharge, total, collapses):
+    # 4 players, threshold 26: Epidemic p=2 and Famine p=1. per_round: 6 + 4 + 6 = 16 and
+    # 5 + 4 + 3 = 12, 28 >= 26: collapse; once: 6 + 4 + 3 = 13 and 12, 25 < 26: none
+    t = Table(4, {"postpone_surcharge": surcharge, "collapse_threshold": 26}, log=True)
+    t.pend(("epidemic", 2), ("famine", 1))
+    assert E._collapse(t.st, t.cfg, t.log, t.res) == collapses
+    assert t.logged(L.L_COLLAPSE) == [(int(collapses), total, 0, 0, 0)]
 
 
 def test_A5_3_collapse():
@@ -452,12 +629,87 @@ def test_A9_honours_and_ties():
 
 def test_A10_scores_ties_gold_then_shared():
     t = Table(4, gold=[9, 6, 6, 0], renown=[2, 3, 3, 5])
-    E._final(t.st, t.cfg, t.log, t.res)
+    E._final(*t.a(), t.res)
     assert list(t.res[L.R_SCORE:L.R_SCORE + 4]) == [5, 5, 5, 5]
     assert t.res[L.R_WINMASK] == 0b0001                    # most gold
-    t = Table(4, gold=[6, 6, 0, 0], renown=[3, 3, 0, 0])
-    E._final(t.st, t.cfg, t.log, t.res)
-    assert t.res[L.R_WINMASK] == 0b0011 and t.res[L.R_NWIN] == 2
+    t = Table(4, gold=[6, 6, 0, 0], renown=[3, 3, 0, 0], tie=[1] * 4)
+    E._final(*t.a(), t.res)
+    assert t.res[L.R_WINMASK] == 0b0011 and t.res[L.R_NWIN] == 2   # shared: nobody asked
+    assert t.res[L.R_FINAL_TIED] == 2
     t.st[L.S_ENDED] = 1                                   # a collapse: no winner
-    E._final(t.st, t.cfg, t.log, t.res)
+    E._final(*t.a(), t.res)
     assert t.res[L.R_NWIN] == 0 and t.res[L.R_SCORE] == 5
+
+
+def test_A10_mc_choice_names_one_of_the_tied():
+    # scores 6//3 + 3 = 5, 5, 0, 4 (seat 3: 12//3 + 0 = 4): seats 0 and 1 tied on 5 with 6
+    # gold each. The MC (seat 2, not tied) names seat 1: the only winner
+    t = Table(4, {"final_tie": "mc_choice"}, mc=2, gold=[6, 6, 0, 12], renown=[3, 3, 0, 0],
+              tie=[0, 0, 1, 0], log=True)
+    E._final(*t.a(), t.res)
+    assert t.res[L.R_WINMASK] == 0b0010 and t.res[L.R_NWIN] == 1
+    assert t.res[L.R_FINAL_TIED] == 2
+    assert t.logged(L.L_FINAL_TIE) == [(2, 1, 0b0011, 0, 0)]   # MC 2 named 1 among {0, 1}
+    t.check()
+    # the MC tied himself may name himself (seat 0 names 0) or the other
+    for pick in (0, 1):
+        t = Table(4, {"final_tie": "mc_choice"}, mc=0, gold=[6, 6, 0, 12],
+                  renown=[3, 3, 0, 0], tie=[pick, 0, 0, 0])
+        E._final(*t.a(), t.res)
+        assert t.res[L.R_WINMASK] == 1 << pick
+    # seat 0 wins on gold (9 > 6 with the same score 5): no tie left, nobody asked
+    t = Table(4, {"final_tie": "mc_choice"}, mc=2, gold=[9, 6, 0, 0], renown=[2, 3, 0, 0],
+              tie=[0, 0, 1, 0], log=True)
+    E._final(*t.a(), t.res)
+    assert t.res[L.R_WINMASK] == 0b0001 and t.logged(L.L_FINAL_TIE) == []
+    assert t.res[L.R_FINAL_TIED] == 0
+    # a collapse: no winner and no choice
+    t = Table(4, {"final_tie": "mc_choice"}, mc=2, gold=[6, 6, 0, 0], renown=[3, 3, 0, 0],
+              tie=[0, 0, 1, 0], log=True)
+    t.st[L.S_ENDED] = 1
+    E._final(*t.a(), t.res)
+    assert t.res[L.R_NWIN] == 0 and t.logged(L.L_FINAL_TIE) == []
+
+
+def test_A10_mc_choice_by_the_mc_at_the_end():
+    # A8 as in test_A8_passes_shares_rounded_up: the MC, seat 3, is exiled and names seat 0
+    # the new MC; figures after: gold 9 9 9 -, renown 6 3 3 -. Seat 0's renown set to 3:
+    # seats 0, 1, 2 tied (3 + 9//3 = 6, gold 9). The MC at the end, seat 0, names seat 2
+    # (the exiled seat 3 would have named seat 1)
+    t = Table(4, {"final_tie": "mc_choice"}, mc=3, gold=[8, 8, 8, 11], renown=[0, 0, 0, 7],
+              propose=[1, 0, 0, 0], target=[3, 0, 0, 0], yes=[1, 1, 1, 0], ostp=[3, 3, 3, 0],
+              tie=[2, 0, 0, 1])
+    E._ostracism(*t.a(), t.res)
+    assert t.st[L.S_MC] == 0 and t.gold() == [9, 9, 9, 0]
+    t.st[L.S_REN] = 3
+    t.sync()
+    E._final(*t.a(), t.res)
+    assert t.res[L.R_WINMASK] == 0b0100 and t.res[L.R_FINAL_TIED] == 3
+    t.check()
+
+
+def test_A10_personas_name_themselves_else_by_their_vote_rule():
+    # the persona kernel asked for the final tie (K_TIE, O_TIE_WHAT = 2): itself when
+    # tied; else civic (vote "generous") names the tied player who pledged most over the
+    # game (seat 3: 9 > 5); random picks uniformly
+    from demos_sim.assemblee.policies import get
+
+    civic = get("civic")
+    rnd = get("random")
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_KIND] = L.K_TIE
+    obs[L.O_TIE_WHAT] = 2
+    obs[L.O_N] = 4
+    obs[L.O_IN] = 0b1111
+    obs[L.O_SEAT] = 1
+    obs[L.O_PLEDGED + 1] = 5
+    obs[L.O_PLEDGED + 3] = 9
+    opts = np.zeros(L.MAXOPT, np.int64)
+    rng = np.array([7], np.uint64)
+    opts[:2] = [1, 3]
+    assert civic.fn(np.zeros(L.CFG_LEN, np.int64), obs, opts, 2, civic.params, rng) == 0
+    obs[L.O_SEAT] = 0
+    assert civic.fn(np.zeros(L.CFG_LEN, np.int64), obs, opts, 2, civic.params, rng) == 1
+    picks = [rnd.fn(np.zeros(L.CFG_LEN, np.int64), obs, opts, 2, rnd.params, rng)
+             for _ in range(400)]
+    assert 150 < sum(picks) < 250                         # binomial(400, 1/2): sd 10

@@ -18,17 +18,24 @@ turns into a GAME_RECORD.md record. Hot functions are compiled with ``_nrt=False
 Options. Amount decisions (``K_BID``, ``K_PLEDGE``, ``K_OST_PLEDGE``) have ``n_opts =
 max + 1`` and the index *is* the amount (``opts`` is not filled). List decisions fill
 ``opts``: seats (``K_TARGET`` — ``-1`` first for the Assassin's decline —, ``K_PROPOSE``
-with ``-1`` = no proposal, ``K_VOTE``, ``K_NAME_MC``, ``K_TIE``), ``[0, 1]`` (``K_STOP``,
+with ``-1`` = no proposal, ``K_VOTE``, ``K_NAME_MC``, ``K_TIE`` — ``O_TIE_WHAT`` says
+which tie: 0 an auction, 1 the honours, 2 the final tie of A10 under ``final_tie =
+mc_choice``), ``[0, 1]`` (``K_STOP``,
 ``K_SPEND``, ``K_SUPPORT``: 1 = yes), ``[0, -1, +1]`` as allowed (``K_NIMOS``), the
 affordable ``[0, 3, 4, 6]`` (``K_BUY``). A forced choice (one option) calls no policy.
 
 Random streams of a game with 64-bit key ``key`` (chance never depends on policies,
 so decks are common random numbers across policies and variants): setup — event deck,
-then the MC, then personalities — ``derive(key, 0, 0)``; round ``r``'s reshuffle
-``derive(key, 5, r)``, characters revealed ``derive(key, 6, r)`` (a shuffle of the 15,
-the first ``max(6, min(15, X))`` revealed), the Oracle's seen players ``derive(key, 7,
-r)``, the wedding's players ``derive(key, 8, r)``; seat ``p``'s policy ``derive(key, 1,
-p)``; the observation test's redraws ``derive(key, 2, 0)``.
+then the MC, then personalities — ``derive(key, 0, 0)`` (the deck is shuffled under
+``event_draw = independent`` too, unused, so that the MC and personalities are the
+same); round ``r``'s reshuffle ``derive(key, 5, r)``, characters revealed ``derive(key,
+6, r)`` (a shuffle of the 15, the first ``max(6, min(15, X))`` revealed), the Oracle's
+seen players ``derive(key, 7, r)`` (``three_players``: the first ``min(3, k)`` of a
+partial shuffle of the ``k`` other players in the game, in seat order) or ``derive(key,
+9, r)`` (``three_bids``: three draws, uniform among the same ``k``, for auctions 0, 1,
+2), the wedding's players ``derive(key, 8, r)``, the event under ``event_draw =
+independent`` ``derive(key, 10, r)`` (uniform among the 15); seat ``p``'s policy
+``derive(key, 1, p)``; the observation test's redraws ``derive(key, 2, 0)``.
 
 Readings of RULES.md made here (also in the README):
 
@@ -41,8 +48,13 @@ Readings of RULES.md made here (also in the README):
   Leremac's effective bid (paid + 2) counts for "the highest bid, if at least 1", so he
   can win the Thief, Assassin or Brigand with a bid of 0. Ties compare effective bids.
   The winner is decided once, after every Nimos adjustment of that auction.
-- A4 Oracle: the 3 seen players are drawn among the other players in the game at the
-  start of the auction; he sees their bid on each character before bidding on it.
+- A4 Oracle (``oracle_view``): he bids last. ``three_players``: the 3 seen players are
+  drawn among the other players in the game at the start of the auction phase; he sees
+  their bid on each character before bidding on it. ``three_bids`` (default): the seat
+  he sees at each of auctions 0, 1 and 2 is drawn independently at the start of the
+  auction phase (the players in the game do not change during A4, so this is the same
+  as drawing at each auction) and made public when that auction opens (``O_SEES``, as
+  the 3 seats are under three_players); from auction 3 on he sees nothing.
 - A5.1 / A5.2: only a character revealed and won this round can be spent; its holder
   decides. A character spent on a good event cannot also resolve a harmful one. Pledges
   are bounded by the pledger's gold, paid in full (even beyond the cost) when the total
@@ -63,21 +75,27 @@ Readings of RULES.md made here (also in the README):
   the one decision a player out of the game takes).
 - A9, A4 ties "then the MC's choice": a decision of the MC's policy among the tied.
 - A10 / A12: a game ended by ``min_players`` is scored at once like a finished game.
+  ``final_tie = mc_choice``: the MC in the game at the end (after any assassination or
+  exile) names the winner among the players tied on score and gold (himself included
+  when tied); no choice after a collapse.
+- A5.2 ``postpone_surcharge = once``: every cost (A5.2, A5.3, and the pending total shown
+  to policies) is ``base + X + 3·min(p, 1)``.
 """
 
 import numpy as np
 from numba import njit
 
 from demos_sim.assemblee.layout import (
-    C_AKIKOS_TOTAL, C_CHECK_OBS, C_FORCE, C_LOG, C_MINP, C_N, C_PERS, C_ROUNDS, C_THRESH,
+    C_AKIKOS_TOTAL, C_CHECK_OBS, C_EVENT_INDEP, C_FINAL_MC, C_FORCE, C_LOG, C_MINP, C_N,
+    C_ORACLE_PLAYERS, C_PERS, C_ROUNDS, C_THRESH,
     CH_ASSASSIN, CH_ATHLETE, CH_BRIGAND, CH_BROKER, CH_BUILDER, CH_COURTESAN, CH_CRIER,
     CH_GUARD, CH_HERO, CH_ORACLE, CH_PEDDLER, CH_PHILOSOPHER, CH_PRIEST, CH_SPECTACLES,
     CH_THIEF, EV_HARVEST, EV_TRIUMPH, EV_WEDDING, K_BID, K_BUY, K_NAME_MC, K_NIMOS,
     K_OST_PLEDGE, K_PLEDGE, K_PROPOSE, K_SPEND, K_STOP, K_SUPPORT, K_TARGET, K_TIE,
     K_VOTE, L_A7, L_A9, L_BENEFIT, L_BID, L_COLLAPSE, L_DECK, L_EVENT, L_FIG, L_FINAL,
-    L_GOOD, L_HOLDER, L_HONOURED, L_INCOME, L_NIMOS, L_ORACLE, L_OST, L_OST_END,
+    L_FINAL_TIE, L_GOOD, L_HOLDER, L_HONOURED, L_INCOME, L_NIMOS, L_ORACLE, L_OST, L_OST_END,
     L_OST_PLEDGE, L_PEND, L_PEND_END, L_PERS, L_PLEDGE, L_RESHUFFLE, L_REVEAL, L_ROUND,
-    L_ROUND_END, L_SCORE, L_SETUP, L_VOTE, MAXP, NCHAR, NEVENT, NHARM, O_ARTHAS_USED,
+    L_ROUND_END, L_SCORE, L_SETUP, L_VIEW, L_VOTE, MAXP, NCHAR, NEVENT, NHARM, O_ARTHAS_USED,
     O_ATTACKS, O_BIDS, O_BRIG, O_CHAR, O_COST, O_DRAWN, O_EVENT, O_EVENT_NOW, O_GOLD,
     O_HOLDER, O_HOLDS, O_IN, O_KIND, O_LAST_COST, O_LAST_PLEDGE, O_LAST_TOTAL,
     O_LAST_VOTE, O_MAX, O_MC, O_N, O_NEED_GOLD, O_NEED_SUP, O_NIN, O_NPEND, O_NREV,
@@ -86,7 +104,8 @@ from demos_sim.assemblee.layout import (
     O_ROUND, O_ROUNDS, O_SEAT, O_SEES, O_SPENT, O_TARGET, O_TARGETED, O_THRESH,
     O_TIE_WHAT, OBS_LEN, PE_AKIKOS, PE_ARTHAS, PE_LEREMAC, PE_MIRNOK, PE_NIMOS, PH_BID,
     PH_NONE, PH_OSTP, PH_PLEDGE, PH_SUPPORT, PH_VOTE, R_ASSASSINATED, R_COLLAPSE,
-    R_COLLAPSE_EV, R_COLLAPSE_NEW, R_COLLAPSE_PEND, R_EARLY, R_EXILE_GOLD, R_EXILE_REN, R_ERROR, R_EXILED, R_GOLD, R_HOLD, R_MC0,
+    R_COLLAPSE_EV, R_COLLAPSE_NEW, R_COLLAPSE_PEND, R_EARLY, R_EXILE_GOLD, R_EXILE_REN,
+    R_ERROR, R_EXILED, R_FINAL_TIED, R_GOLD, R_HOLD, R_MC0,
     R_NWIN, R_OST_PASSES, R_OST_PLEDGED, R_OST_PROPOSALS, R_PERS, R_PLEDGE_RESOLVED,
     R_POSTPONED, R_REN, R_REVEALED, R_ROUNDS, R_SCORE, R_SOLD, R_SPENT_RESOLVED,
     R_WINBID, R_WINMASK, RES_LEN, RNG_CHANCE, RNG_SCRAMBLE, S_ARTHAS_USED, S_BIDS,
@@ -94,9 +113,9 @@ from demos_sim.assemblee.layout import (
     S_GOLD, S_GOLD_IN, S_GOLD_OUT, S_HOLDER, S_HOLDS, S_IN, S_MC, S_NIMOS_USED, S_NIN,
     S_NPEND, S_NREV, S_ORACLE, S_ORACLE_NEXT, S_PEND_EV, S_PEND_P, S_PERS, S_PHASE,
     S_PEND_DONE, S_PREV_HOLDS, S_REN, S_REN_IN, S_REN_OUT, S_REV, S_ROUND, S_SEALED, S_SEALED2,
-    S_SEES, S_SPENT, ST_LEN,
+    S_SEES, S_SPENT, S_VIEWS, ST_LEN,
 )
-from demos_sim.assemblee.observe import observe_full, pending_cost, scramble_hidden
+from demos_sim.assemblee.observe import event_cost, observe_full, pending_cost, scramble_hidden
 from demos_sim.eventlog import log_event
 from demos_sim.rng import below, derive, shuffle_inplace
 
@@ -305,17 +324,17 @@ def _remove(st, obs, cfg, p):
     st[S_NIN] -= 1
     obs[O_IN] = st[S_IN]
     obs[O_NIN] = st[S_NIN]
-    obs[O_PEND_COST] = pending_cost(st, EVENT_BASE_ARR)
+    obs[O_PEND_COST] = pending_cost(st, cfg, EVENT_BASE_ARR)
 
 
 @njit(cache=True, _nrt=False)
-def _pub_pending(st, obs):
+def _pub_pending(st, cfg, obs):
     for e in range(NHARM):
         obs[O_PEND_COUNT + e] = 0
     for i in range(st[S_NPEND]):
         obs[O_PEND_COUNT + st[S_PEND_EV + i]] += 1
     obs[O_NPEND] = st[S_NPEND]
-    obs[O_PEND_COST] = pending_cost(st, EVENT_BASE_ARR)
+    obs[O_PEND_COST] = pending_cost(st, cfg, EVENT_BASE_ARR)
 
 
 # ------------------------------------------------------------------ A1, A11 setup
@@ -379,8 +398,9 @@ def setup(st, cfg, obs, prng, key, log, res):
     obs[O_MC] = st[S_MC]
     res[R_MC0] = st[S_MC]
     _log(cfg, log, L_SETUP, st[S_MC], 0, 0, 0, 0)
-    for i in range(NEVENT):
-        _log(cfg, log, L_DECK, i, st[S_DECK + i], 0, 0, 0)
+    if cfg[C_EVENT_INDEP] == 0:     # event_draw = independent: no event deck (A3); the
+        for i in range(NEVENT):     # shuffle above still runs, so that the MC and the
+            _log(cfg, log, L_DECK, i, st[S_DECK + i], 0, 0, 0)   # personalities are the same
     if cfg[C_PERS] != 0:
         pile = st[S_SEALED:S_SEALED + 6]
         for p in range(n):
@@ -430,7 +450,28 @@ def _income(st, cfg, obs, log):
 
 @njit(cache=True, _nrt=False)
 def _draw_event(st, cfg, obs, prng, key, log):
-    """A3, A12: the top card; an empty deck is reshuffled whole (pending cards included)."""
+    """A3, A12: the top card; an empty deck is reshuffled whole (pending cards included).
+    ``event_draw = independent``: one of the 15 uniformly, repeats allowed, no deck."""
+    if cfg[C_EVENT_INDEP] != 0:
+        prng[RNG_CHANCE] = derive(key, 10, st[S_ROUND])
+        ev = below(prng, RNG_CHANCE, NEVENT)
+    else:
+        ev = _deck_draw(st, cfg, obs, prng, key, log)
+    st[S_EVENT_NOW] = ev
+    obs[O_EVENT_NOW] = ev
+    _log(cfg, log, L_EVENT, ev, 0, 0, 0, 0)
+    if ev < NHARM:
+        k = st[S_NPEND]
+        st[S_PEND_EV + k] = ev
+        st[S_PEND_P + k] = 0
+        st[S_NPEND] = k + 1
+        _pub_pending(st, cfg, obs)
+    return ev
+
+
+@njit(cache=True, _nrt=False)
+def _deck_draw(st, cfg, obs, prng, key, log):
+    """A3 ``event_draw = deck``: the top card, reshuffling an empty deck first."""
     if st[S_DECK_POS] >= NEVENT:
         prng[RNG_CHANCE] = derive(key, 5, st[S_ROUND])
         for i in range(NEVENT):
@@ -443,15 +484,6 @@ def _draw_event(st, cfg, obs, prng, key, log):
     ev = st[S_DECK + st[S_DECK_POS]]
     st[S_DECK_POS] += 1
     obs[O_DRAWN] |= _bit(ev)
-    st[S_EVENT_NOW] = ev
-    obs[O_EVENT_NOW] = ev
-    _log(cfg, log, L_EVENT, ev, 0, 0, 0, 0)
-    if ev < NHARM:
-        k = st[S_NPEND]
-        st[S_PEND_EV + k] = ev
-        st[S_PEND_P + k] = 0
-        st[S_NPEND] = k + 1
-        _pub_pending(st, obs)
     return ev
 
 
@@ -483,15 +515,20 @@ def _reveal(st, cfg, obs, prng, key, log, res, wk):
             if q != o and _in(st, q):
                 others[k] = q
                 k += 1
-        prng[RNG_CHANCE] = derive(key, 7, st[S_ROUND])
-        m = min(3, k)
         sees = 0
-        for i in range(m):                 # partial Fisher–Yates: the first m of a shuffle
-            j = i + below(prng, RNG_CHANCE, k - i)
-            t = others[i]
-            others[i] = others[j]
-            others[j] = t
-            sees |= _bit(others[i])
+        if cfg[C_ORACLE_PLAYERS] != 0:     # three_players: 3 seats for the whole round
+            prng[RNG_CHANCE] = derive(key, 7, st[S_ROUND])
+            m = min(3, k)
+            for i in range(m):             # partial Fisher–Yates: the first m of a shuffle
+                j = i + below(prng, RNG_CHANCE, k - i)
+                t = others[i]
+                others[i] = others[j]
+                others[j] = t
+                sees |= _bit(others[i])
+        else:                              # three_bids: one seat for each of auctions 0-2,
+            prng[RNG_CHANCE] = derive(key, 9, st[S_ROUND])   # independently (repeats allowed)
+            for i in range(3):
+                st[S_VIEWS + i] = others[below(prng, RNG_CHANCE, k)]
         st[S_ORACLE] = o
         st[S_SEES] = sees
         _log(cfg, log, L_ORACLE, o, sees, 0, 0, 0)
@@ -508,6 +545,11 @@ def _auction(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, pos):
     seats = wk[W_SEATS:W_SEATS + MAXP]
     ns = _turn_order(st, cfg, seats)
     oracle = st[S_ORACLE]
+    if oracle >= 0 and cfg[C_ORACLE_PLAYERS] == 0:   # three_bids: this auction's view opens
+        st[S_SEES] = _bit(st[S_VIEWS + pos]) if pos < 3 else 0
+        obs[O_SEES] = st[S_SEES]
+        if pos < 3:
+            _log(cfg, log, L_VIEW, pos, st[S_VIEWS + pos], 0, 0, 0)
     st[S_PHASE] = PH_BID
     _ctx(obs, c, pos, -1, 0)
     for j in range(ns):
@@ -639,7 +681,7 @@ def _harmful(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     for i in range(npend):
         ev = st[S_PEND_EV + i]
         pp = st[S_PEND_P + i]
-        cost = EVENT_BASE_ARR[ev] + x + 3 * pp
+        cost = event_cost(cfg, EVENT_BASE_ARR[ev], x, pp)
         _log(cfg, log, L_PEND, ev, pp, cost, 0, 0)
         rc = EVENT_RESOLVER_ARR[ev]
         h = st[S_HOLDS + rc]
@@ -697,14 +739,14 @@ def _harmful(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
         st[S_PEND_DONE + i] = 0
     st[S_NPEND] = keep
     _ctx(obs, -1, -1, -1, 0)
-    _pub_pending(st, obs)
+    _pub_pending(st, cfg, obs)
     return n
 
 
 @njit(cache=True, _nrt=False)
 def _collapse(st, cfg, log, res):
     """A5.3: the pending events' total cost reaches the threshold."""
-    total = pending_cost(st, EVENT_BASE_ARR)
+    total = pending_cost(st, cfg, EVENT_BASE_ARR)
     if total >= cfg[C_THRESH]:
         mask = 0
         for i in range(st[S_NPEND]):
@@ -1048,9 +1090,11 @@ def play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, key):
 
 
 @njit(cache=True, _nrt=False)
-def _final(st, cfg, log, res):
-    """A10: score = renown + gold // 3; highest wins, ties most gold, then shared; a
-    collapse has no winner (scores still recorded)."""
+def _final(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
+    """A10: score = renown + gold // 3; highest wins, ties most gold, then shared — or,
+    under ``final_tie = mc_choice``, the MC at the end of the game names the one winner
+    among those still tied (a ``K_TIE`` decision with ``O_TIE_WHAT = 2``); a collapse
+    has no winner and no tie choice (scores still recorded)."""
     n = cfg[C_N]
     best_s = -1
     best_g = -1
@@ -1073,16 +1117,35 @@ def _final(st, cfg, log, res):
             win |= _bit(p)
     if st[S_ENDED] == 1:
         win = 0
-    res[R_WINMASK] = win
     k = 0
     for p in range(n):
         k += (win >> p) & 1
+    tied = win
+    chosen = -1
+    if k > 1:
+        res[R_FINAL_TIED] = k
+        if cfg[C_FINAL_MC] != 0:
+            m = 0
+            for p in range(n):
+                if (win >> p) & 1:
+                    opts[m] = p
+                    m += 1
+            _ctx(obs, -1, -1, -1, 0)
+            obs[O_TIE_WHAT] = 2
+            obs[O_ROUND] = st[S_ROUND]      # the game is over: the rounds played
+            chosen = opts[_ask(fns, st, cfg, obs, st[S_MC], K_TIE, opts, m, params, prng, wk,
+                               diag)]
+            win = _bit(chosen)
+            k = 1
+    res[R_WINMASK] = win
     res[R_NWIN] = k
     res[R_EARLY] = 1 if st[S_ENDED] == 2 else 0
     res[R_ERROR] = st[S_ERROR]
     _log(cfg, log, L_FINAL, 1 if st[S_ENDED] == 1 else 0, win, 0, 0, 0)
     for p in range(n):
         _log(cfg, log, L_SCORE, p, res[R_SCORE + p], 0, 0, 0)
+    if chosen >= 0:
+        _log(cfg, log, L_FINAL_TIE, st[S_MC], chosen, tied, 0, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -1097,7 +1160,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
         if ended:
             break
     res[R_ROUNDS] = st[S_ROUND]
-    _final(st, cfg, log, res)
+    _final(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
 
 
 @njit(cache=True)

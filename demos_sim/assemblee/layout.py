@@ -47,7 +47,11 @@ C_CHECK_OBS = 6
 C_LOG = 7
 C_FORCE = 8         # MAXP: personality forced on each seat (-1 none); a runner setting
                     # (force_personality), not a Part V variant: records never carry it
-CFG_LEN = C_FORCE + MAXP
+C_ORACLE_PLAYERS = C_FORCE + MAXP  # oracle_view (A4): 0 three_bids, 1 three_players
+C_SURCHARGE_ONCE = C_ORACLE_PLAYERS + 1  # postpone_surcharge (A5.2): 0 per_round, 1 once
+C_EVENT_INDEP = C_SURCHARGE_ONCE + 1     # event_draw (A3): 0 deck, 1 independent
+C_FINAL_MC = C_EVENT_INDEP + 1           # final_tie (A10): 0 shared, 1 mc_choice
+CFG_LEN = C_FINAL_MC + 1
 
 # ---------------------------------------------------------------- st
 S_ROUND = 0
@@ -59,7 +63,9 @@ S_NPEND = 5
 S_ENDED = 6         # 1 collapse, 2 fewer than min_players
 S_ORACLE_NEXT = 7   # seat whose Oracle benefit applied this round (advantage next round), -1
 S_ORACLE = 8        # this round's Oracle advantage seat, -1
-S_SEES = 9          # mask of the seats he sees
+S_SEES = 9          # mask of the seats whose bid he sees at the auction being bid on
+                    # (three_players: the same 3 all round; three_bids: S_VIEWS[pos] at
+                    # auctions 0-2 once that auction opens, 0 from auction 3 on)
 S_ARTHAS_USED = 10  # mask
 S_BRIG_NOW = 11     # mask: targeted by the Brigand last round (income 1 this round)
 S_BRIG_NEXT = 12    # mask: targeted this round
@@ -88,7 +94,9 @@ S_SEALED2 = S_SEALED + MAXP       # MAXP: ostracism pledges
 S_PEND_EV = S_SEALED2 + MAXP      # MAXPEND pending events, oldest first
 S_PEND_P = S_PEND_EV + MAXPEND    # MAXPEND rounds postponed
 S_PEND_DONE = S_PEND_P + MAXPEND  # MAXPEND scratch of A5.2: 1 resolved this round
-ST_LEN = S_PEND_DONE + MAXPEND
+S_VIEWS = S_PEND_DONE + MAXPEND   # 3: three_bids, the seat seen at auctions 0, 1, 2 (drawn
+                                  # at the reveal; hidden until that auction opens)
+ST_LEN = S_VIEWS + 3
 
 PH_NONE, PH_BID, PH_PLEDGE, PH_SUPPORT, PH_OSTP, PH_VOTE = 0, 1, 2, 3, 4, 5
 
@@ -119,9 +127,10 @@ O_TARGET = 13      # ostracism target (support, pledge), -1
 O_PROPOSER = 14
 O_NEED_SUP = 15    # A8 thresholds of the current proposal
 O_NEED_GOLD = 16
-O_TIE_WHAT = 17    # K_TIE: 0 an auction, 1 the honours
+O_TIE_WHAT = 17    # K_TIE: 0 an auction (A4), 1 the honours (A9), 2 the final tie (A10,
+                   # final_tie = mc_choice: options are the players tied after gold)
 O_ORACLE = 18      # this round's Oracle advantage seat, -1
-O_SEES = 19        # mask of the seats he sees
+O_SEES = 19        # mask of the seats whose bid he sees at the current auction (public)
 O_THRESH = 20      # collapse threshold in force
 O_NPEND = 21       # pending harmful events
 O_PEND_COST = 22   # their total cost now (A5.3 formula, players in the game now)
@@ -186,11 +195,14 @@ R_COLLAPSE_NEW = R_COLLAPSE_EV + NHARM  # the newest pending event at the collap
                                         # (the one that tipped the total), -1 otherwise
 R_EXILE_GOLD = R_COLLAPSE_NEW + 1   # gold of the exiled players, shared out (A8)
 R_EXILE_REN = R_EXILE_GOLD + 1      # renown of the exiled players, shared out (A8)
-RES_LEN = R_EXILE_REN + 1
+R_FINAL_TIED = R_EXILE_REN + 1      # A10: players still tied after gold (0 when none or a
+                                    # collapse); under final_tie = mc_choice the MC then
+                                    # named the one winner
+RES_LEN = R_FINAL_TIED + 1
 
 # ---------------------------------------------------------------- event log (records)
 from demos_sim.eventlog import EV_W  # noqa: E402,F401  (type, a, b, c, d, e)
 (L_SETUP, L_PERS, L_DECK, L_ROUND, L_INCOME, L_RESHUFFLE, L_EVENT, L_REVEAL, L_ORACLE,
  L_BID, L_NIMOS, L_HOLDER, L_GOOD, L_PEND, L_PLEDGE, L_PEND_END, L_COLLAPSE, L_BENEFIT,
  L_OST, L_OST_PLEDGE, L_OST_END, L_VOTE, L_HONOURED, L_FIG, L_ROUND_END, L_FINAL,
- L_SCORE, L_A7, L_A9) = range(1, 30)
+ L_SCORE, L_A7, L_A9, L_VIEW, L_FINAL_TIE) = range(1, 32)

@@ -8,10 +8,12 @@ event drawn, holders, spent characters, pending events), plus a decision header
 nothing else.
 
 Hidden from every seat: the order of the event deck's remaining cards, the chance draws
-to come, and sealed decisions not yet revealed — the other players' bids on the
-character being auctioned (except, for the Oracle advantage seat, the bids of the seats
-he sees, A4), the other players' pledges, supports, ostracism pledges and honours votes
-while they are being made.
+to come (under ``oracle_view = three_bids``: the seats the Oracle will see at the
+auctions not yet opened), and sealed decisions not yet revealed — the other players'
+bids on the character being auctioned (except, for the Oracle advantage seat, the bids
+of the seats he sees at this auction, A4), the other players' pledges, supports,
+ostracism pledges and honours votes while they are being made. Which seat the Oracle
+sees at an auction is public once that auction opens (``O_SEES``).
 
 :func:`observe_full` rebuilds every board field that follows from the state from the
 state alone (copying the header and the public history counters from the board), and
@@ -24,27 +26,39 @@ import numpy as np
 from numba import njit
 
 from demos_sim.assemblee.layout import (
-    C_N, C_ROUNDS, C_THRESH, EVENT_BASE, MAXP, NCHAR, NEVENT, NHARM, O_ARTHAS_USED, O_BIDS,
+    C_N, C_ORACLE_PLAYERS, C_ROUNDS, C_SURCHARGE_ONCE, C_THRESH, EVENT_BASE, MAXP, NCHAR,
+    NEVENT, NHARM, O_ARTHAS_USED, O_BIDS,
     O_BRIG, O_DRAWN, O_EVENT_NOW, O_GOLD, O_HOLDER, O_HOLDS, O_IN, O_MC, O_N, O_NIN,
     O_NPEND, O_NREV, O_ORACLE, O_PEND_COST, O_PEND_COUNT, O_PERS, O_PREV_HOLDS, O_REN,
     O_REV, O_ROUND, O_ROUNDS, O_SEAT, O_SEES, O_SPENT, O_THRESH, OBS_LEN, PH_BID,
     PH_OSTP, PH_PLEDGE, PH_SUPPORT, PH_VOTE, S_ARTHAS_USED, S_BIDS, S_BRIG_NEXT, S_CUR,
     S_DECK, S_DECK_POS, S_EVENT_NOW, S_GOLD, S_HOLDER, S_HOLDS, S_IN, S_MC, S_NIN,
     S_NPEND, S_NREV, S_ORACLE, S_PEND_EV, S_PEND_P, S_PERS, S_PHASE, S_PREV_HOLDS,
-    S_REN, S_REV, S_ROUND, S_SEALED, S_SEALED2, S_SEES, S_SPENT,
+    S_REN, S_REV, S_ROUND, S_SEALED, S_SEALED2, S_SEES, S_SPENT, S_VIEWS,
 )
 from demos_sim.rng import below
 
 _BASE = np.array(EVENT_BASE, np.int64)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def event_cost(cfg, b, x, p):
+    """A5.2: ``base + X + 3p`` (``postpone_surcharge = per_round``) or ``base + X +
+    3·min(p, 1)`` (``once``), for base ``b``, ``x`` players in the game, ``p`` rounds
+    postponed."""
+    if cfg[C_SURCHARGE_ONCE] != 0 and p > 1:
+        p = 1
+    return b + x + 3 * p
+
+
 @njit(cache=True, _nrt=False)
-def pending_cost(st, base):
-    """A5.2/A5.3: total cost ``base + X + 3p`` of the pending events, X = players in now."""
+def pending_cost(st, cfg, base):
+    """A5.2/A5.3: total cost of the pending events (:func:`event_cost`), X = players in
+    now."""
     t = 0
     x = st[S_NIN]
     for i in range(st[S_NPEND]):
-        t += base[st[S_PEND_EV + i]] + x + 3 * st[S_PEND_P + i]
+        t += event_cost(cfg, base[st[S_PEND_EV + i]], x, st[S_PEND_P + i])
     return t
 
 
@@ -100,13 +114,14 @@ def observe_full(st, cfg, ref, out, base):
     for i in range(st[S_NPEND]):
         out[O_PEND_COUNT + st[S_PEND_EV + i]] += 1
     out[O_NPEND] = st[S_NPEND]
-    out[O_PEND_COST] = pending_cost(st, base)
+    out[O_PEND_COST] = pending_cost(st, cfg, base)
 
 
 @njit(cache=True, _nrt=False)
 def scramble_hidden(st, cfg, seat, rng, tmp):
     """Redraw, in place, everything ``seat`` cannot see: the order of the event deck's
-    remaining cards and every other seat's sealed decision still open."""
+    remaining cards, the Oracle's views of auctions not yet opened (three_bids) and
+    every other seat's sealed decision still open."""
     pos = st[S_DECK_POS]
     k = NEVENT - pos
     for i in range(k):
@@ -120,6 +135,20 @@ def scramble_hidden(st, cfg, seat, rng, tmp):
         st[S_DECK + pos + i] = tmp[i]
     ph = st[S_PHASE]
     n = cfg[C_N]
+    o = st[S_ORACLE]
+    if o >= 0 and cfg[C_ORACLE_PLAYERS] == 0:
+        # auction S_CUR is open while its bids are made (PH_BID); after its reveal S_CUR
+        # already names the next one, not opened yet
+        first = st[S_CUR] + 1 if ph == PH_BID else st[S_CUR]
+        for i in range(first, 3):
+            v = below(rng, 0, n - 1)       # any other seat in the game
+            if v >= o:
+                v += 1
+            while not (st[S_IN] >> v) & 1:
+                v = (v + 1) % n
+                if v == o:
+                    v = (v + 1) % n
+            st[S_VIEWS + i] = v
     for q in range(n):
         if q == seat or not (st[S_IN] >> q) & 1:
             continue

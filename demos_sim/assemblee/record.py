@@ -3,7 +3,8 @@
 The kernel that simulations run writes the log (``cfg[C_LOG] = 1``); this module only
 translates integers to record notation. Game ``g`` of ``iter_records(..., seed=S)`` is
 game ``g`` of a simulation with seed ``S``; its record seed is ``[S, chunk, index]``.
-Sets (``in_game``, ``oracle.sees``, ``supporters``, ``winners``) are in seat order.
+Sets (``in_game``, ``supporters``, ``winners``, ``final.tie_choice.tied``) are in seat
+order; ``oracle.views`` is in auction order (then seat order under ``three_players``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.assemblee.sim import policy_tuple
 from demos_sim.sim_common import game_key, write_jsonl_atomic
 
-CONTRACT = 1
+CONTRACT = 2
 
 
 def _seats(mask: int, n: int) -> list[int]:
@@ -65,7 +66,10 @@ def to_record(config: AssembleeConfig, specs: list[str], seed, events: np.ndarra
         "variants": dict(config.variants), "seed": seed,
         "policies": [p.name for p in resolve(list(specs), n)],
         "personalities": [None] * n if config.variants["personalities"] else None,
-        "mc": None, "event_deck": [None] * L.NEVENT, "rounds": [], "final": None,
+        "mc": None,
+        "event_deck": (None if config.variants["event_draw"] == "independent"
+                       else [None] * L.NEVENT),
+        "rounds": [], "final": None,
     }
     rnd = None
     pend = None
@@ -99,8 +103,11 @@ def to_record(config: AssembleeConfig, specs: list[str], seed, events: np.ndarra
             rnd["revealed"].append(C[b])
             rnd["bids"].append([0] * n)
             rnd["holders"].append(None)
-        elif t == L.L_ORACLE:
-            rnd["oracle"] = {"seat": a, "sees": _seats(b, n)}
+        elif t == L.L_ORACLE:       # three_players: every auction x the same seats
+            rnd["oracle"] = {"seat": a, "views": [[i, q] for i in range(len(rnd["revealed"]))
+                                                  for q in _seats(b, n)]}
+        elif t == L.L_VIEW:         # three_bids: the seat seen at auction a
+            rnd["oracle"]["views"].append([a, b])
         elif t == L.L_BID:
             rnd["bids"][a][b] = c
         elif t == L.L_NIMOS:
@@ -163,9 +170,11 @@ def to_record(config: AssembleeConfig, specs: list[str], seed, events: np.ndarra
             pass
         elif t == L.L_FINAL:
             rec["final"] = {"collapse": bool(a), "scores": [None] * n,
-                            "winners": _seats(b, n)}
+                            "winners": _seats(b, n), "tie_choice": None}
         elif t == L.L_SCORE:
             rec["final"]["scores"][a] = b if b >= 0 else None
+        elif t == L.L_FINAL_TIE:
+            rec["final"]["tie_choice"] = {"mc": a, "tied": _seats(c, n), "chosen": b}
         else:
             raise RuntimeError(f"unknown event type {t}")
     return rec

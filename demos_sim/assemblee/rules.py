@@ -28,6 +28,19 @@ VARIANTS: dict[str, Any] = {
     "min_players": 3,
     "personalities": False,
     "akikos_income": "bonus",
+    "oracle_view": "three_bids",
+    "postpone_surcharge": "per_round",
+    "event_draw": "deck",
+    "final_tie": "shared",
+}
+
+# the variants whose value is one of a few names (Part V); the first is the default
+CHOICES: dict[str, tuple[str, ...]] = {
+    "akikos_income": ("bonus", "total"),
+    "oracle_view": ("three_bids", "three_players"),
+    "postpone_surcharge": ("per_round", "once"),
+    "event_draw": ("deck", "independent"),
+    "final_tie": ("shared", "mc_choice"),
 }
 
 
@@ -64,8 +77,9 @@ def check_variant(name: str, value: Any) -> Any:
         if not isinstance(value, (bool, np.bool_)):
             raise ConfigError(f"variant personalities must be true or false, got {value!r}")
         return bool(value)
-    if value not in ("bonus", "total"):
-        raise ConfigError(f"variant akikos_income must be one of bonus, total, got {value!r}")
+    choices = CHOICES[name]
+    if not isinstance(value, str) or value not in choices:
+        raise ConfigError(f"variant {name} must be one of {', '.join(choices)}, got {value!r}")
     return value
 
 
@@ -128,6 +142,10 @@ class AssembleeConfig:
         a[L.C_MINP] = v["min_players"]
         a[L.C_PERS] = v["personalities"]
         a[L.C_AKIKOS_TOTAL] = v["akikos_income"] == "total"
+        a[L.C_ORACLE_PLAYERS] = v["oracle_view"] == "three_players"
+        a[L.C_SURCHARGE_ONCE] = v["postpone_surcharge"] == "once"
+        a[L.C_EVENT_INDEP] = v["event_draw"] == "independent"
+        a[L.C_FINAL_MC] = v["final_tie"] == "mc_choice"
         a[L.C_CHECK_OBS] = check_obs
         a[L.C_LOG] = log
         a[L.C_FORCE:L.C_FORCE + L.MAXP] = -1

@@ -41,6 +41,8 @@ A_OST_PLEDGED = 7
 A_SPENT_RES = 8
 A_PLEDGE_RES = 9
 A_POSTPONED = 10
+A_FINAL_TIES = 11                      # games still tied after gold (A10; under final_tie
+                                       # = mc_choice the MC named the winner)
 A_SHARE = 16                           # P seats x P k: games the seat won shared by k
 A_EXILED = A_SHARE + P * P             # P
 A_ASSASSINATED = A_EXILED + P          # P
@@ -90,6 +92,7 @@ def aggregate(res: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
     agg[A_SPENT_RES] = res[:, L.R_SPENT_RESOLVED].sum()
     agg[A_PLEDGE_RES] = res[:, L.R_PLEDGE_RESOLVED].sum()
     agg[A_POSTPONED] = res[:, L.R_POSTPONED].sum()
+    agg[A_FINAL_TIES] = (res[:, L.R_FINAL_TIED] > 1).sum()
     agg[A_SHARE:A_SHARE + P * P] = share_counts(res[:, L.R_WINMASK], nwin, P, P).ravel()
     for p in range(P):
         agg[A_EXILED + p] = ((res[:, L.R_EXILED] >> p) & 1).sum()
@@ -202,6 +205,7 @@ class SimResult(SimResultBase):
             "events_resolved_by_spending": int(self.agg[A_SPENT_RES]),
             "events_resolved_by_pledges": int(self.agg[A_PLEDGE_RES]),
             "events_postponed": int(self.agg[A_POSTPONED]),
+            "final_tie_share": int(self.agg[A_FINAL_TIES]) / n,
             "characters": {L.CHARACTERS[c]: {
                 "revealed": int(self.agg[A_REVEALED + c]), "sold": int(self.agg[A_SOLD + c]),
                 "mean_winning_bid": (int(self.agg[A_WINBID + c]) / int(self.agg[A_SOLD + c])

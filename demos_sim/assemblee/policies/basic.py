@@ -11,7 +11,9 @@ a third of its gold, the gold it takes or the renown it removes from the chosen 
 (times ``attack``), plus 3 renown and a saved pledge when it can resolve a pending event
 (``spend``); the bid is ``bid_per_point`` gold per point plus noise, within the share of
 gold not held in ``reserve``. Pledges are the fair share ``ceil(cost / players)`` or
-nothing, as ``pledge`` says. Ties (as MC) go to itself, else to the weakest tied player.
+nothing, as ``pledge`` says. Ties (as MC) go to itself, else to the weakest tied player
+(A4, A9); the final tie of A10 (``final_tie = mc_choice``) to itself when tied, else to
+the tied player its honours vote rule (``vote``) would pick among them.
 Every tie among equally good options (the leader, the richest, the weakest, the votes)
 is broken at random from the policy's own stream, never by seat order (a first-option
 rule made seat 0 the honours' target of every civic vote and exiled it in 79% of
@@ -29,7 +31,7 @@ from demos_sim.assemblee.layout import (
     K_SPEND, K_STOP, K_SUPPORT, K_TARGET, K_TIE, K_VOTE, MAXP, NHARM, O_BIDS, O_CHAR,
     O_COST, O_GOLD, O_HOLDS, O_IN, O_KIND, O_LAST_PLEDGE, O_LAST_TOTAL, O_MAX, O_N,
     O_NEED_GOLD, O_NEED_SUP, O_NIN, O_NPEND, O_PEND_COST, O_PEND_COUNT, O_PERS, O_PLEDGED, O_POS, O_REN,
-    O_SEAT, O_TARGET, PE_LEREMAC,
+    O_SEAT, O_TARGET, O_TIE_WHAT, PE_LEREMAC,
 )
 from demos_sim.assemblee.policies import POLICY_SIG, register
 from demos_sim.rng import below
@@ -210,6 +212,30 @@ def _weakest(obs, opts, n_opts, rng):
     return k
 
 
+@njit(cache=True)
+def _vote(obs, params, opts, n_opts, rng):
+    """The option (a seat) its ``vote`` rule picks: weakest, most gold pledged over the
+    game (generous) or best score (leader); ties at random."""
+    mode = int(params[P_VOTE])
+    if mode == 0:
+        return _weakest(obs, opts, n_opts, rng)
+    best = -1
+    k = 0
+    nt = 0
+    for i in range(n_opts):
+        q = opts[i]
+        s = obs[O_PLEDGED + q] if mode == 1 else _score(obs, q)
+        if s > best:
+            best = s
+            k = i
+            nt = 1
+        elif s == best:            # ties at random, never by seat order
+            nt += 1
+            if below(rng, 0, nt) == 0:
+                k = i
+    return k
+
+
 @njit(POLICY_SIG, cache=True)
 def persona(cfg, obs, opts, n_opts, params, rng):
     """The generic persona kernel (parameters: personas.toml)."""
@@ -285,28 +311,13 @@ def persona(cfg, obs, opts, n_opts, params, rng):
         give = int(np.ceil(need / ns * params[P_OST_PLEDGE]))
         return min(give, obs[O_MAX])
     if kind == K_VOTE:
-        mode = int(params[P_VOTE])
-        if mode == 0:
-            return _weakest(obs, opts, n_opts, rng)
-        best = -1
-        k = 0
-        nt = 0
-        for i in range(n_opts):
-            q = opts[i]
-            s = obs[O_PLEDGED + q] if mode == 1 else _score(obs, q)
-            if s > best:
-                best = s
-                k = i
-                nt = 1
-            elif s == best:            # ties at random, never by seat order
-                nt += 1
-                if below(rng, 0, nt) == 0:
-                    k = i
-        return k
+        return _vote(obs, params, opts, n_opts, rng)
     if kind == K_TIE:
         for i in range(n_opts):
             if opts[i] == seat:
                 return i
+        if obs[O_TIE_WHAT] == 2:       # A10 final tie: whom it would honour (A9 rule)
+            return _vote(obs, params, opts, n_opts, rng)
         return _weakest(obs, opts, n_opts, rng)
     if kind == K_NAME_MC:
         return _weakest(obs, opts, n_opts, rng)

@@ -196,6 +196,10 @@ def test_final_tie_mc_choice_in_whole_games():
     ["simulate", "--game", "assemblee", "--players", "16"],
     ["simulate", "--game", "assemblee", "--set", "rounds=0"],
     ["simulate", "--game", "assemblee", "--set", "nope=1"],
+    ["simulate", "--game", "assemblee", "--set", "oracle_view=two_bids"],
+    ["simulate", "--game", "assemblee", "--set", "postpone_surcharge=3"],
+    ["simulate", "--game", "assemblee", "--set", "event_draw=shuffled"],
+    ["record", "--game", "assemblee", "--out", "x.jsonl", "--set", "final_tie=oldest"],
     ["simulate", "--game", "assemblee", "--policies", "nobody"],
     ["simulate", "--game", "assemblee", "--mode", "coop"],
     ["record", "--game", "assemblee", "--out", "/nonexistent/x.jsonl", "--games", "1"],
@@ -209,6 +213,24 @@ def test_cli_bad_input_one_line_exit_2(args):
     assert len(lines) == 1 and lines[0].startswith("demos-sim: error:")
 
 
+def test_cli_simulate_sets_the_contract_2_variants():
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "simulate", "--game", "assemblee",
+                        "--players", "4", "--games", "400", "--seed", "2", "--set",
+                        "oracle_view=three_players", "--set", "postpone_surcharge=once", "--set",
+                        "event_draw=independent", "--set", "final_tie=mc_choice", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["variants"] == {"rounds": 10, "collapse_threshold": None, "min_players": 3,
+                             "personalities": False, "akikos_income": "bonus",
+                             "oracle_view": "three_players", "postpone_surcharge": "once",
+                             "event_draw": "independent", "final_tie": "mc_choice"}
+    # mc_choice: every game has one winner or none (a tie after gold is decided)
+    total = sum(x["share"] for x in s["seats"]) + s["no_winner_share"]
+    assert abs(total - 1) < 1e-9
+    assert all(x["shared_wins"] == 0 for x in s["seats"])
+
+
 def test_cli_simulate_json_and_persona_file(tmp_path):
     f = tmp_path / "mine.toml"
     f.write_text('[stingy]\ndescription = "bids half"\nbid_per_point = 0.5\n')
@@ -220,6 +242,7 @@ def test_cli_simulate_json_and_persona_file(tmp_path):
     s = json.loads(p.stdout)
     total = sum(x["share"] for x in s["seats"]) + s["no_winner_share"]
     assert abs(total - 1) < 1e-9                          # M1: shares add up
+    assert s["contract"] == 2 and s["variants"]["oracle_view"] == "three_bids"
     assert {b["policy"] for b in s["by_policy"]} == {"civic", "stingy", "free_rider"}
     bad = tmp_path / "bad.toml"
     bad.write_text('[x]\nbid_per_pont = 1\n')

@@ -19,9 +19,8 @@ from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.policies import resolve
 from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.assemblee.sim import policy_tuple
+from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import game_key, write_jsonl_atomic
-
-CONTRACT = 2
 
 
 def _seats(mask: int, n: int) -> list[int]:

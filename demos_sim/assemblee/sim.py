@@ -185,7 +185,7 @@ class SimResult(SimResultBase):
 
     def summary(self) -> dict:
         from demos_sim import __version__
-        from demos_sim.provenance import git_revision
+        from demos_sim.provenance import CONTRACT, git_revision
 
         n = self.games
         rounds = int(self.agg[A_ROUNDS])
@@ -215,7 +215,7 @@ class SimResult(SimResultBase):
             "wall_s": self.wall_s, "workers": self.workers,
             "rounds_per_s": rounds / self.wall_s if self.wall_s > 0 else None,
             "games_per_s": n / self.wall_s if self.wall_s > 0 else None,
-            "version": __version__, "git_revision": git_revision(),
+            "contract": CONTRACT, "version": __version__, "git_revision": git_revision(),
         }
 
 

@@ -28,16 +28,24 @@ Readings of points the texts leave open
   pledge at most the gold held then), A5.3 collapse, A7 benefits, A8 ostracism, A9
   honours.
 - A3: a harmful event joins the end of the pending list with ``postponed`` 0 and is
-  settled in the same round's A5.2. ``round.event_deck`` is non-null exactly in the
-  rounds whose draw found the deck empty (rounds 15, 30 … counted from 0), and the
-  event is then its top card.
+  settled in the same round's A5.2. ``event_draw = deck``: the record's ``event_deck``
+  is the 15 cards, ``round.event_deck`` is non-null exactly in the rounds whose draw
+  found the deck empty (rounds 15, 30 … counted from 0), and each event is the next
+  card (so no event repeats within a deck). ``event_draw = independent``: there is no
+  event deck — ``event_deck`` is null at the top and in every round — and each event
+  may be any of the 15, repeats allowed (a single record cannot show the draw is
+  uniform; that is the engine tests' business).
 - A4: the number of characters counts the players in the game at the start of the
   round. The winner is the highest *effective* bid (Leremac: paid + 2 for the Thief,
   Assassin and Brigand, a bid of 0 included) when it is at least 1; among the tied the
   most renown (at the auction), then the MC's choice: any of those still tied is legal.
   ``round.oracle`` is non-null exactly when the previous round's benefits list the
-  Oracle (its benefit applied) and its holder is still in the game; ``sees`` is then
-  ``min(3, others in the game)`` distinct other players in the game.
+  Oracle (its benefit applied) and its holder is still in the game; ``views`` lists
+  ``[auction index, seat seen]`` pairs, every seat another player in the game.
+  ``oracle_view = three_bids``: exactly one view for each of auctions 0, 1 and 2 and
+  none for later auctions (the same seat may be seen twice). ``three_players``: a set
+  ``S`` of ``min(3, others in the game)`` distinct other players and the views are
+  exactly every revealed auction × every seat of ``S`` (no duplicate pair).
 - A11 Nimos: each entry names a Nimos player in the game (``seat`` may be left out
   when only one Nimos player is in the game), at most one entry per Nimos player a
   round, a character revealed this round, ``|to - from| == 1``, ``from`` and ``to``
@@ -47,10 +55,11 @@ Readings of points the texts leave open
   player in the game; the wedding's ``players`` are 2 distinct players in the game
   (null when stopped, and null for harvest and triumph).
 - A5.2: ``pending`` lists exactly the referee's pending events, oldest first, with the
-  ``postponed`` value before this round's settlement and ``cost = base + X + 3·p``. A
-  character is spent at most once a round (good event or pending event).
+  ``postponed`` value before this round's settlement and ``cost = base + X + 3·p``
+  (``postpone_surcharge = once``: ``base + X + 3·min(p, 1)``). A character is spent at
+  most once a round (good event or pending event).
 - A5.3: the total is taken over the events still pending after A5.2 with their new
-  ``p``; ``collapse`` when it is at least the threshold. A collapse ends the round:
+  ``p`` (and the same cost formula); ``collapse`` when it is at least the threshold. A collapse ends the round:
   benefits, ostracism, honours and honoured are null.
 - A7: ``benefits`` lists, in A4 order, every held character not spent whose holder is
   still in the game when its turn comes; a benefit whose holder was assassinated
@@ -71,6 +80,10 @@ Readings of points the texts leave open
   an exile leaves fewer than ``min_players``; an early end by ``min_players`` still has
   winners (A10 among the players left). Scores are renown + ⌊gold / 3⌋ of the players in
   the game; winners the highest score, then most gold, then shared; a collapse none.
+  ``final.tie_choice`` is null except under ``final_tie = mc_choice`` when, without a
+  collapse, two or more players are still tied after gold: it then names the MC in the
+  game at the end (the setup MC as changed by assassinations and exiles), ``tied`` the
+  exact set of those players, and ``chosen`` one of them, the only winner.
 - A11 dealing: personalities are accepted when, read in seat order from some starting
   seat (the dealing order is not specified), every block of 6 consecutive deals holds
   no personality twice.
@@ -84,16 +97,23 @@ from collections import Counter
 from pathlib import Path
 
 # RULES.md Part V: the L'Assemblée variants, and nothing else.
-ASSEMBLEE_VARIANTS = ("rounds", "collapse_threshold", "min_players", "personalities", "akikos_income")
+ASSEMBLEE_VARIANTS = ("rounds", "collapse_threshold", "min_players", "personalities", "akikos_income",
+                      "oracle_view", "postpone_surcharge", "event_draw", "final_tie")
 VARIANT_DEFAULTS = {"rounds": 10, "collapse_threshold": None, "min_players": 3, "personalities": False,
-                    "akikos_income": "bonus"}
+                    "akikos_income": "bonus", "oracle_view": "three_bids", "postpone_surcharge": "per_round",
+                    "event_draw": "deck", "final_tie": "shared"}
+# Part V: the named values of the L'Assemblée variants that take one.
+VARIANT_VALUES = {"akikos_income": ("bonus", "total"), "oracle_view": ("three_bids", "three_players"),
+                  "postpone_surcharge": ("per_round", "once"), "event_draw": ("deck", "independent"),
+                  "final_tie": ("shared", "mc_choice")}
+CONTRACT = 2
 # GAME_RECORD.md: every key shown is required (null where it does not apply).
 RECORD_KEYS = ("game", "contract", "players", "variants", "seed", "policies", "personalities", "mc",
                "event_deck", "rounds", "final")
 ROUND_KEYS = ("in_game", "mc", "income", "event_deck", "event", "revealed", "oracle", "bids", "nimos",
               "holders", "good_event", "pending", "collapse", "benefits", "ostracism", "honours", "honoured",
               "gold", "renown")
-FINAL_KEYS = ("collapse", "scores", "winners")
+FINAL_KEYS = ("collapse", "scores", "winners", "tie_choice")
 MAX_SCHEMA_MESSAGES = 25
 
 CHARACTERS = ("spectacles", "guard", "thief", "assassin", "peddler", "courtesan", "oracle", "priest", "hero",
@@ -122,7 +142,9 @@ INCOME, BRIGAND_INCOME, AKIKOS_BONUS, AKIKOS_TOTAL = 7, 1, 6, 6
 SPEND_RENOWN = 3
 PROPOSER_RENOWN = 3
 HONOUR_RENOWN = 5
-ORACLE_SEES = 3
+ORACLE_SEES = 3          # A4 three_players: 3 other players, seen at every auction
+ORACLE_BIDS = 3          # A4 three_bids: one other player's bid at each of the first 3 auctions
+SURCHARGE = 3            # A5.2: +3 a round postponed (per_round), or once
 
 
 def collapse_threshold(players_at_start: int, variant) -> int:
@@ -141,9 +163,10 @@ def characters_revealed(in_game: int) -> int:
     return max(6, min(15, in_game))
 
 
-def event_cost(event: str, in_game: int, postponed: int) -> int:
-    """A5.2: ``base + X + 3·p``."""
-    return HARMFUL[event][0] + in_game + 3 * postponed
+def event_cost(event: str, in_game: int, postponed: int, surcharge: str = "per_round") -> int:
+    """A5.2: ``base + X + 3·p``; ``postpone_surcharge = once``: ``base + X + 3·min(p, 1)``."""
+    p = min(postponed, 1) if surcharge == "once" else postponed
+    return HARMFUL[event][0] + in_game + SURCHARGE * p
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -307,8 +330,8 @@ class _Referee:
         if rec.get("game") != "assemblee":
             self.bad("record", "GAME_RECORD", f"game must be 'assemblee', got {_short(rec.get('game'))}")
             return False
-        if rec.get("contract") != 1 or isinstance(rec.get("contract"), bool):
-            self.bad("record", "GAME_RECORD", f"contract must be 1, got {_short(rec.get('contract'))}")
+        if rec.get("contract") != CONTRACT or isinstance(rec.get("contract"), bool):
+            self.bad("record", "GAME_RECORD", f"contract must be {CONTRACT}, got {_short(rec.get('contract'))}")
         for key in RECORD_KEYS:
             if key not in rec:
                 self.bad("record", "GAME_RECORD", f"key {key!r} is missing (every key is required)")
@@ -334,8 +357,9 @@ class _Referee:
                 "collapse_threshold": lambda x: x is None or (_is_int(x) and x >= 1),
                 "min_players": lambda x: _is_int(x) and x >= 2,
                 "personalities": lambda x: isinstance(x, bool),
-                "akikos_income": lambda x: x in ("bonus", "total"),
             }
+            for name, values in VARIANT_VALUES.items():
+                checks[name] = lambda x, values=values: isinstance(x, str) and x in values
             for name, good in checks.items():
                 if name in variants:
                     if good(variants[name]):
@@ -374,6 +398,12 @@ class _Referee:
             return False
         self.mc = mc
         deck = rec.get("event_deck")
+        if v["event_draw"] == "independent":
+            if deck is not None:
+                self.bad("record", "A3", f"event_deck must be null under event_draw = independent (no event deck), "
+                         f"got {_short(deck)}")
+            self.deck = None
+            return True
         if not (isinstance(deck, list) and sorted(map(str, deck)) == sorted(EVENTS)):
             self.bad("record", "A1", f"event_deck must be the 15 event cards shuffled, got {_short(deck)}")
             return False
@@ -511,6 +541,20 @@ class _Referee:
 
         # A3: the event.
         new_deck = rnd.get("event_deck")
+        if self.deck is None:  # event_draw = independent: any of the 15, repeats allowed, no deck
+            if new_deck is not None:
+                self.bad(where, "A3", f"event_deck must be null under event_draw = independent, got {_short(new_deck)}")
+            event = rnd.get("event")
+            if event not in EVENTS:
+                raise TypeError(f"event must be one of the 15 events, got {_short(event)}")
+        else:
+            event = self.deck_event(where, rnd, new_deck)
+        if event in HARMFUL:
+            self.pending.append([event, 0])
+        self.rest_of_round(where, rnd, alive, X, event)
+
+    def deck_event(self, where, rnd, new_deck):
+        """A3 under event_draw = deck: the next card, after a reshuffle of an empty deck."""
         if self.pos >= len(self.deck):
             if not (isinstance(new_deck, list) and sorted(map(str, new_deck)) == sorted(EVENTS)):
                 self.bad(where, "A3", f"the event deck is empty: event_deck must be the 15 events reshuffled, "
@@ -528,9 +572,11 @@ class _Referee:
             self.bad(where, "A3", f"event must be {_short(exp_event)} (top of the event deck), got {_short(event)}")
             if event not in EVENTS:
                 event = exp_event
-        if event in HARMFUL:
-            self.pending.append([event, 0])
+        return event
 
+    def rest_of_round(self, where, rnd, alive, X, event) -> None:
+        """A4 to A9 of one round."""
+        n = self.n
         # A4: auction.
         revealed = rnd.get("revealed")
         k = characters_revealed(X)
@@ -540,7 +586,7 @@ class _Referee:
         if len(revealed) != k:
             self.bad(where, "A4", f"{k} characters must be revealed (max(6, min(15, {X} players in the game))), "
                      f"got {len(revealed)}")
-        self.check_oracle(where, rnd.get("oracle"), alive)
+        self.check_oracle(where, rnd.get("oracle"), alive, len(revealed))
         bids = rnd.get("bids")
         if not (isinstance(bids, list) and len(bids) == len(revealed)):
             raise TypeError(f"bids must hold one list per revealed character ({len(revealed)}), got {_short(bids)}")
@@ -592,7 +638,7 @@ class _Referee:
         self.settle_pending(where, rnd.get("pending"), alive, X)
 
         # A5.3: collapse.
-        total = sum(event_cost(e, X, p) for e, p in self.pending)
+        total = sum(event_cost(e, X, p, self.v["postpone_surcharge"]) for e, p in self.pending)
         exp_collapse = total >= self.threshold
         collapse = rnd.get("collapse")
         if collapse is not exp_collapse:
@@ -636,8 +682,8 @@ class _Referee:
 
     # -- phases -------------------------------------------------------------------------
 
-    def check_oracle(self, where, oracle, alive) -> None:
-        """A4 / A12: the Oracle advantage."""
+    def check_oracle(self, where, oracle, alive, auctions: int) -> None:
+        """A4 / A12: the Oracle advantage, per oracle_view."""
         exp = self.oracle_next if self.oracle_next in alive else None
         if exp is None:
             if oracle is not None:
@@ -646,18 +692,40 @@ class _Referee:
                 self.bad(where, "A4", f"oracle must be null ({why}), got {_short(oracle)}")
             return
         if not isinstance(oracle, dict):
-            self.bad(where, "A4", f"oracle must be {{'seat': {exp}, 'sees': …}} (last round's Oracle holder, "
+            self.bad(where, "A4", f"oracle must be {{'seat': {exp}, 'views': …}} (last round's Oracle holder, "
                      f"whose benefit applied, is in the game), got {_short(oracle)}")
             return
         if oracle.get("seat") != exp:
             self.bad(where, "A4", f"oracle seat must be {exp} (last round's Oracle holder), got {_short(oracle.get('seat'))}")
-        sees = oracle.get("sees")
+        views = oracle.get("views")
         others = alive - {exp}
-        want = min(ORACLE_SEES, len(others))
-        if not (isinstance(sees, list) and all(_is_int(s) and s in others for s in sees)
-                and len(set(sees)) == len(sees) and len(sees) == want):
-            self.bad(where, "A4", f"the Oracle sees the bids of {want} distinct other players in the game "
-                     f"(of {sorted(others)}), got {_short(sees)}")
+        if not (isinstance(views, list) and all(isinstance(x, list) and len(x) == 2 and _is_int(x[0])
+                                                and _is_int(x[1]) for x in views)):
+            self.bad(where, "A4", f"oracle views must be a list of [auction index, seat] pairs, got {_short(views)}")
+            return
+        pairs = [tuple(x) for x in views]
+        if len(set(pairs)) != len(pairs):
+            self.bad(where, "A4", f"oracle views repeat a pair (one view of a seat per auction): {_short(views)}")
+        wrong = sorted({s for _, s in pairs if s not in others})
+        if wrong:
+            self.bad(where, "A4", f"the Oracle {exp} sees only other players in the game {sorted(others)}, "
+                     f"but views name seats {wrong}")
+        if self.v["oracle_view"] == "three_bids":
+            # one other player's bid at each of the round's first 3 auctions, nothing after
+            idx = sorted(i for i, _ in pairs)
+            want = list(range(min(ORACLE_BIDS, auctions)))
+            if idx != want:
+                self.bad(where, "A4", f"under oracle_view = three_bids the Oracle sees one bid at each of auctions "
+                         f"{want} and none after, got views at auctions {idx}")
+        else:
+            # the same min(3, others) distinct players at every auction of the round
+            seen = {s for _, s in pairs}
+            want = min(ORACLE_SEES, len(others))
+            exp_pairs = {(i, s) for i in range(auctions) for s in seen}
+            if len(seen) != want or set(pairs) != exp_pairs:
+                self.bad(where, "A4", f"under oracle_view = three_players the Oracle sees the bids of the same {want} "
+                         f"distinct other players (of {sorted(others)}) at each of the {auctions} auctions, "
+                         f"got views {_short(views)}")
 
     def parse_nimos(self, where, nimos, revealed, alive) -> dict:
         """A11 / A12: Nimos adjustments -> {character: [(seat, from, to)]}."""
@@ -744,10 +812,12 @@ class _Referee:
         for j, x in enumerate(pend):
             e, p = x["event"], x["postponed"]
             base, resolver = HARMFUL[e]
-            cost = event_cost(e, X, p)
+            once = self.v["postpone_surcharge"] == "once"
+            cost = event_cost(e, X, p, self.v["postpone_surcharge"])
             if x.get("cost") != cost:
-                self.bad(where, "A5.2/A6", f"pending {j} ({e}, postponed {p}) must cost {base} + {X} + 3·{p} = {cost}, "
-                         f"got {_short(x.get('cost'))}")
+                formula = f"3·min({p}, 1)" if once else f"3·{p}"
+                self.bad(where, "A5.2/A6", f"pending {j} ({e}, postponed {p}) must cost {base} + {X} + {formula} = "
+                         f"{cost} (postpone_surcharge {self.v['postpone_surcharge']}), got {_short(x.get('cost'))}")
             spent_by, pledges, resolved = x.get("spent_by"), x.get("pledges"), x.get("resolved")
             if spent_by is not None:
                 holder = self.holder_of.get(resolver)
@@ -1027,6 +1097,31 @@ class _Referee:
         else:
             exp_winners = final_winners({s: exp_scores[s] for s in self.alive}, {s: self.gold[s] for s in self.alive})
         winners = final.get("winners")
+        choice = final.get("tie_choice")
+        if self.v["final_tie"] == "mc_choice" and len(exp_winners) > 1:
+            # A10: the MC in the game at the end names one of the players tied after gold
+            tied = exp_winners
+            if not isinstance(choice, dict):
+                self.bad("final", "A10", f"tie_choice must name the MC's choice among the players tied after gold "
+                         f"{tied} (final_tie = mc_choice), got {_short(choice)}")
+                return
+            if choice.get("mc") != self.mc:
+                self.bad("final", "A10", f"tie_choice mc must be {self.mc}, the MC in the game at the end "
+                         f"(after assassinations and exiles), got {_short(choice.get('mc'))}")
+            got_tied = choice.get("tied")
+            if not (isinstance(got_tied, list) and sorted(got_tied) == tied and len(set(got_tied)) == len(got_tied)):
+                self.bad("final", "A10", f"tie_choice tied must be the players tied on score and gold {tied}, "
+                         f"got {_short(got_tied)}")
+            chosen = choice.get("chosen")
+            if chosen not in tied:
+                self.bad("final", "A10", f"the MC names one of the tied players {tied}, got chosen {_short(chosen)}")
+            elif winners != [chosen]:
+                self.bad("final", "A10", f"winners must be the named player [{chosen}] only, got {_short(winners)}")
+            return
+        if choice is not None:
+            why = ("final_tie = shared" if self.v["final_tie"] == "shared" else "a collapse" if collapse
+                   else f"no tie after gold (winners {exp_winners})")
+            self.bad("final", "A10", f"tie_choice must be null ({why}), got {_short(choice)}")
         if not (isinstance(winners, list) and all(_is_int(w) for w in winners)
                 and sorted(winners) == exp_winners and len(set(winners)) == len(winners)):
             why = "a collapse has no winner" if collapse else "highest score, then most gold, then shared"

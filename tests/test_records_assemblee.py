@@ -3,7 +3,9 @@ line ``demos-sim record --game assemblee``: every record validates against
 game_record.schema.json (Draft 2020-12) and the independent referee
 (tests/referee_assemblee.py, RULES.md Part A) finds no violation — for every player
 count 4–15, for variant sets (rounds 7 / 15 / 20, a low collapse threshold, min_players
-4, personalities with both Akikos incomes) and for several policy mixes.
+4, personalities with both Akikos incomes, and every value of the contract-2 variants
+oracle_view, postpone_surcharge, event_draw and final_tie, alone and together, with and
+without personalities) and for several policy mixes.
 
 Skipped, with the reason, while the command reports that the game is not available; once
 it is, every test runs for real."""
@@ -39,6 +41,21 @@ VARIANT_SETS = {
     "min_players4": {"min_players": 4},
     "personalities-bonus": {"personalities": True, "akikos_income": "bonus"},
     "personalities-total": {"personalities": True, "akikos_income": "total", "rounds": 12},
+}
+# contract 2: every value of the new variants (the defaults three_bids, per_round, deck and
+# shared are in every set above)
+CONTRACT2_SETS = {
+    "three_players": {"oracle_view": "three_players"},
+    "three_bids-personalities": {"oracle_view": "three_bids", "personalities": True, "rounds": 12},
+    "once": {"postpone_surcharge": "once"},
+    "once-low-threshold": {"postpone_surcharge": "once", "collapse_threshold": 25, "rounds": 15},
+    "independent": {"event_draw": "independent", "rounds": 20},
+    "mc_choice": {"final_tie": "mc_choice"},
+    "all-new-personalities": {"oracle_view": "three_players", "postpone_surcharge": "once",
+                              "event_draw": "independent", "final_tie": "mc_choice",
+                              "personalities": True, "rounds": 16},
+    "all-new-min_players": {"postpone_surcharge": "once", "event_draw": "independent",
+                            "final_tie": "mc_choice", "min_players": 4},
 }
 
 
@@ -145,6 +162,33 @@ def test_variant_sets(engine, validator, tmp_path, name):
         assert all(r["rounds"][15]["event_deck"] is not None for r in long)
     if name.startswith("personalities"):
         assert all(isinstance(r["personalities"], list) for r in recs)
+
+
+@pytest.mark.parametrize("name", sorted(CONTRACT2_SETS))
+@pytest.mark.parametrize("mix", ["civic", "mixed", "random"])
+def test_contract2_variant_sets(engine, validator, tmp_path, name, mix):
+    variants = CONTRACT2_SETS[name]
+    pols = MIXES[mix]
+    recs = []
+    for n in (4, 9, 13):
+        recs += _check(_record(tmp_path, n, 3, 70 + n, pols, variants), validator, n, variants, pols)
+    assert all(r["contract"] == 2 for r in recs)
+    if variants.get("event_draw") == "independent":
+        assert all(r["event_deck"] is None for r in recs)
+    oracles = [r["oracle"] for rec in recs for r in rec["rounds"] if r["oracle"] is not None]
+    if variants.get("oracle_view", "three_bids") == "three_bids":
+        assert all(len(o["views"]) == 3 for o in oracles)
+
+
+def test_mc_choice_tie_records_replay_clean(engine, validator, tmp_path):
+    """A10 mc_choice: enough 4-player games that the MC names the winner of several final
+    ties; every record replays clean."""
+    variants = {"final_tie": "mc_choice"}
+    ties = 0
+    for mix in ("civic", "random"):
+        recs = _check(_record(tmp_path, 4, 150, 9, MIXES[mix], variants), validator, 4, variants, MIXES[mix])
+        ties += sum(r["final"]["tie_choice"] is not None for r in recs)
+    assert ties >= 3
 
 
 @pytest.mark.parametrize("mix", sorted(MIXES))

@@ -49,7 +49,8 @@ from referee_assemblee import (
 DECK = ["flood", "harvest", "epidemic", "famine", "olympics", "crime_lord", "earthquake", "embargo",
         "sparta", "metics", "rumour", "idol", "triumph", "wedding", "blank"]
 DEFAULTS = {"rounds": 10, "collapse_threshold": None, "min_players": 3, "personalities": False,
-            "akikos_income": "bonus"}
+            "akikos_income": "bonus", "oracle_view": "three_bids", "postpone_surcharge": "per_round",
+            "event_draw": "deck", "final_tie": "shared"}
 
 
 def rules_of(violations):
@@ -65,6 +66,9 @@ def test_helpers():
     assert [collapse_threshold(n, None) for n in (4, 7, 8, 11, 12, 15)] == [20, 20, 35, 35, 40, 40]
     assert collapse_threshold(9, 5) == 5
     assert event_cost("flood", 6, 2) == 5 + 6 + 6 and event_cost("rumour", 4, 0) == 6
+    # A5.2 postpone_surcharge = once: + 3 for the first postponement only
+    assert [event_cost("flood", 6, p, "once") for p in (0, 1, 2, 5)] == [11, 14, 14, 14]
+    assert [event_cost("flood", 6, p, "per_round") for p in (0, 1, 2, 5)] == [11, 14, 17, 26]
     assert ostracism_thresholds(4, 63) == (3, 16)
     assert ostracism_thresholds(6, 0) == (4, 0)
     assert ostracism_thresholds(9, 40) == (6, 10)
@@ -152,7 +156,9 @@ def hand_record() -> dict:
         "event_deck": None,
         "event": "harvest",
         "revealed": ["assassin", "brigand", "hero", "courtesan", "priest", "crier"],
-        "oracle": {"seat": 1, "sees": [0, 2, 3]},    # last round's Oracle applied; min(3, 3) others
+        # last round's Oracle applied; three_bids: one other player's bid at each of auctions
+        # 0, 1, 2 (seat 0 seen twice: draws are independent)
+        "oracle": {"seat": 1, "views": [[0, 0], [1, 2], [2, 0]]},
         "bids": [[0, 0, 0, 0],                       # assassin: nobody
                  [2, 1, 0, 2],                       # brigand: 0 and 3 tied, renown 0 < 3 -> 3; 10 8 7 7
                  [1, 1, 1, 0],                       # hero: 0, 1, 2 tied, renown 10 -> 2; 9 7 6 7
@@ -183,7 +189,7 @@ def hand_record() -> dict:
     }
     return {
         "game": "assemblee",
-        "contract": 1,
+        "contract": 2,
         "players": 4,
         "variants": dict(DEFAULTS, rounds=2),
         "seed": 99,
@@ -193,7 +199,7 @@ def hand_record() -> dict:
         "event_deck": list(DECK),
         "rounds": [r0, r1],
         # A10: 7 + 17 // 3 = 12, 7 + 5 = 12, 12 + 5 = 17.
-        "final": {"collapse": False, "scores": [12, 12, None, 17], "winners": [3]},
+        "final": {"collapse": False, "scores": [12, 12, None, 17], "winners": [3], "tie_choice": None},
     }
 
 
@@ -230,9 +236,26 @@ MUTATIONS = {
     "event not the top card": ([(R0 + ("event",), "famine")], "A3"),
     "reshuffle without an empty deck": ([(R1 + ("event_deck",), list(reversed(DECK)))], "A3"),
     "oracle advantage missing": ([(R1 + ("oracle",), None)], "A4"),
-    "oracle sees too few": ([(R1 + ("oracle",), {"seat": 1, "sees": [0, 2]})], "A4"),
-    "oracle sees himself": ([(R1 + ("oracle",), {"seat": 1, "sees": [0, 1, 2]})], "A4"),
-    "oracle in round 0": ([(R0 + ("oracle",), {"seat": 1, "sees": [0, 2, 3]})], "A4"),
+    "oracle sees too few bids": ([(R1 + ("oracle", "views"), [[0, 0], [1, 2]])], "A4"),
+    "oracle sees himself": ([(R1 + ("oracle", "views"), [[0, 0], [1, 1], [2, 0]])], "A4"),
+    "oracle sees an exiled or unknown seat": ([(R1 + ("oracle", "views"), [[0, 0], [1, 7], [2, 0]])], "A4"),
+    "oracle sees two bids at one auction": ([(R1 + ("oracle", "views"), [[0, 0], [0, 2], [2, 0]])], "A4"),
+    "oracle sees a bid at auction 3": ([(R1 + ("oracle", "views"), [[0, 0], [1, 2], [3, 0]])], "A4"),
+    "oracle sees 3 players all round under three_bids": (
+        [(R1 + ("oracle", "views"), [[i, s] for i in range(6) for s in (0, 2, 3)])], "A4"),
+    "three_bids views under three_players": ([("variants", "oracle_view", "three_players")], "A4"),
+    "oracle record of contract 1 (sees)": ([(R1 + ("oracle",), {"seat": 1, "sees": [0, 2, 3]})], "A4"),
+    "oracle in round 0": ([(R0 + ("oracle",), {"seat": 1, "views": [[0, 0], [1, 2], [2, 3]]})], "A4"),
+    "contract 1": ([("contract", 1)], "GAME_RECORD"),
+    "unknown oracle_view": ([("variants", "oracle_view", "two_bids")], "Part V"),
+    "unknown postpone_surcharge": ([("variants", "postpone_surcharge", "twice")], "Part V"),
+    "unknown event_draw": ([("variants", "event_draw", "random")], "Part V"),
+    "unknown final_tie": ([("variants", "final_tie", "oldest")], "Part V"),
+    "event deck under independent": ([("variants", "event_draw", "independent")], "A3"),
+    "tie_choice under shared": ([("final", "tie_choice", {"mc": 1, "tied": [0, 3], "chosen": 3})], "A10"),
+    "tie_choice without a tie": ([("variants", "final_tie", "mc_choice"),
+                                  ("final", "tie_choice", {"mc": 1, "tied": [0, 3], "chosen": 3})], "A10"),
+    "tie_choice missing": ([("final", "tie_choice", "DELETE")], "GAME_RECORD"),
     "harvest stopped by a non-holder": ([(R1 + ("good_event",), {"event": "harvest", "stopped_by": 0,
                                                                   "players": None})], "A5.1"),
     "good event on a harmful draw": ([(R0 + ("good_event",), {"event": "harvest", "stopped_by": None,
@@ -280,6 +303,12 @@ def test_mutations_of_the_hand_record_are_caught(name):
     for change in changes:
         # (path tuple, value), or a flat (key, key, …, value)
         path, value = (change[0], change[1]) if isinstance(change[0], tuple) else (change[:-1], change[-1])
+        if value == "DELETE":
+            obj = rec
+            for key in path[:-1]:
+                obj = obj[key]
+            del obj[path[-1]]
+            continue
         _set(rec, path, value)
     violations = audit_assemblee(rec)
     if rule is None:
@@ -303,7 +332,7 @@ def test_brigand_target_gets_one_gold_next_round():
                "gold": [15, 19, None, 21], "renown": [12, 7, None, 12]})
     # gold 18 22 - 24 after income, 15 19 - 21 after the pledges; seat 0 (2 votes) +5.
     rec["rounds"].append(r2)
-    rec["final"] = {"collapse": False, "scores": [17, 13, None, 19], "winners": [3]}
+    rec["final"] = {"collapse": False, "scores": [17, 13, None, 19], "winners": [3], "tie_choice": None}
     assert audit_assemblee(rec) == []
     r2["income"] = [7, 7, 0, 7]
     assert "A2" in rules_of(audit_assemblee(rec))
@@ -317,10 +346,184 @@ def test_collapse_ends_the_game_with_no_winner():
     r0.update({"collapse": True, "benefits": None, "ostracism": None, "honours": None, "honoured": None,
                "gold": [4, 3, 4, 4], "renown": [0, 0, 0, 0]})
     rec["rounds"] = [r0]
-    rec["final"] = {"collapse": True, "scores": [1, 1, 1, 1], "winners": []}
+    rec["final"] = {"collapse": True, "scores": [1, 1, 1, 1], "winners": [], "tie_choice": None}
     assert audit_assemblee(rec) == []
     rec["final"]["winners"] = [0, 1, 2, 3]
     assert "A10" in rules_of(audit_assemblee(rec, check_schema=False))
+
+
+def test_hand_record_under_the_other_variant_values():
+    """The hand record read under three_players (its views rewritten: the same 3 players
+    at all 6 auctions), under postpone_surcharge = once (no event is postponed twice, so
+    every cost is the same: flood p=1 costs 5 + 4 + 3·min(1, 1) = 12) and under final_tie
+    = mc_choice (no tie after gold: tie_choice stays null)."""
+    rec = hand_record()
+    rec["variants"]["oracle_view"] = "three_players"
+    rec["rounds"][1]["oracle"]["views"] = [[i, s] for i in range(6) for s in (0, 2, 3)]
+    assert audit_assemblee(rec) == []
+    rec["rounds"][1]["oracle"]["views"] = [[i, s] for i in range(6) for s in (0, 2)]  # 2 < 3
+    assert "A4" in rules_of(audit_assemblee(rec))
+    rec["rounds"][1]["oracle"]["views"] = [[i, s] for i in range(5) for s in (0, 2, 3)]  # auction 5 unseen
+    assert "A4" in rules_of(audit_assemblee(rec))
+    rec["rounds"][1]["oracle"]["views"] = [[i, (0, 2, 3)[i % 3]] for i in range(6)]  # one a time
+    assert "A4" in rules_of(audit_assemblee(rec))
+    for name, value in (("postpone_surcharge", "once"), ("final_tie", "mc_choice")):
+        rec = hand_record()
+        rec["variants"][name] = value
+        assert audit_assemblee(rec) == [], name
+
+
+def three_round_record(surcharge="per_round", tie=False, final_tie="shared", independent=False) -> dict:
+    """The hand record made 3 rounds long, with the MC changed and an event postponed twice.
+
+    Changes to the first two rounds: the setup MC is seat 2, so the exile of round 1 exiles
+    the MC, who names seat 0 (the MC at the end); in round 1 nobody spends the Priest on
+    the flood (pledges 0: postponed again, p = 2) and the Priest's benefit gives seat 0
+    the same +3 renown instead, so every figure of rounds 0–1 is unchanged. Round 1's
+    flood p=1 costs 12 under both surcharges; A5.3 after it: p=2, 5 + 4 + 6 = 15 or
+    5 + 4 + 3 = 12 (once), both < 20.
+
+    Round 2, players 0, 1, 3 (X = 3), MC 0: income 1 7 - 7 (seat 0 was the Brigand's
+    target): gold 18 22 - 24. Event: the deck's third card, epidemic (independent: flood,
+    a repeat of round 0's). No bid. Pending, oldest first:
+    - flood p=2: per_round 5 + 3 + 6 = 14, pledges 4+4+4 = 12 < 14: postponed (p -> 3);
+      once 5 + 3 + 3·min(2, 1) = 11: 12 >= 11, resolved and paid: 14 18 - 20.
+    - epidemic p=0: 6 + 3 = 9 (flood: 5 + 3 = 8); pledges 3+3+3 = 9 (tie: 3+7+9 = 19):
+      resolved and paid.
+    A5.3: per_round flood p=3 costs 5 + 3 + 9 = 17 < 20; once nothing pending.
+    Gold: per_round 15 19 - 21 (tie: 15 15 - 15); once 11 15 - 17 (tie: 11 11 - 11).
+    Honours: [1, 0, -, 0]: seat 0, +5: renown 12 7 - 12; tie: [1, 3, -, 1]: seat 1, +5:
+    renown 7 12 - 12.
+    Scores: per_round 17 13 - 19, once 15 12 - 17: seat 3 wins. Tie: per_round 12 17 - 17
+    (gold 15 = 15), once 10 15 - 15 (gold 11 = 11): seats 1 and 3 tied after gold; under
+    mc_choice the MC at the end, seat 0, names seat 3."""
+    rec = hand_record()
+    rec["variants"].update(rounds=3, postpone_surcharge=surcharge, final_tie=final_tie,
+                           event_draw="independent" if independent else "deck")
+    if independent:
+        rec["event_deck"] = None
+    rec["mc"] = 2
+    r0, r1 = rec["rounds"]
+    r0["mc"] = r1["mc"] = 2
+    r1["ostracism"]["new_mc"] = 0
+    r1["pending"] = [{"event": "flood", "postponed": 1, "cost": 12, "spent_by": None, "pledges": [0, 0, 0, 0],
+                      "resolved": False}]
+    r1["benefits"].append({"character": "priest", "seat": 0, "target": None, "choice": None, "blocked": False})
+    once = surcharge == "once"
+    new = "flood" if independent else "epidemic"
+    second = [3, 7, 0, 9] if tie else [3, 3, 0, 3]
+    r2 = {
+        "in_game": [0, 1, 3], "mc": 0, "income": [1, 7, 0, 7], "event_deck": None, "event": new,
+        "revealed": ["spectacles", "guard", "thief", "assassin", "peddler", "courtesan"], "oracle": None,
+        "bids": [[0] * 4 for _ in range(6)], "nimos": None, "holders": [None] * 6, "good_event": None,
+        "pending": [{"event": "flood", "postponed": 2, "cost": 11 if once else 14, "spent_by": None,
+                     "pledges": [4, 4, 0, 4], "resolved": once},
+                    {"event": new, "postponed": 0, "cost": 8 if independent else 9, "spent_by": None,
+                     "pledges": second, "resolved": True}],
+        "collapse": False, "benefits": [], "ostracism": None,
+        "honours": [1, 3, None, 1] if tie else [1, 0, None, 0], "honoured": 1 if tie else 0,
+    }
+    gold = {(False, False): [15, 19, None, 21], (False, True): [15, 15, None, 15],
+            (True, False): [11, 15, None, 17], (True, True): [11, 11, None, 11]}[(once, tie)]
+    r2["gold"] = gold
+    r2["renown"] = [7, 12, None, 12] if tie else [12, 7, None, 12]
+    scores = {(False, False): [17, 13, None, 19], (True, False): [15, 12, None, 17],
+              (False, True): [12, 17, None, 17], (True, True): [10, 15, None, 15]}[(once, tie)]
+    rec["rounds"].append(r2)
+    final = {"collapse": False, "scores": scores, "winners": [3], "tie_choice": None}
+    if tie and final_tie == "shared":
+        final["winners"] = [1, 3]
+    elif tie:
+        final["tie_choice"] = {"mc": 0, "tied": [1, 3], "chosen": 3}
+    rec["final"] = final
+    return rec
+
+
+@pytest.mark.parametrize("surcharge", ["per_round", "once"])
+@pytest.mark.parametrize("tie,final_tie", [(False, "shared"), (False, "mc_choice"), (True, "shared"),
+                                           (True, "mc_choice")])
+@pytest.mark.parametrize("independent", [False, True])
+def test_three_round_records_are_clean(surcharge, tie, final_tie, independent):
+    rec = three_round_record(surcharge, tie, final_tie, independent)
+    assert audit_assemblee(rec) == []
+
+
+def test_A5_2_costs_follow_postpone_surcharge():
+    """A record made under one surcharge read under the other: round 2's flood p=2 costs
+    14 per round, 11 once."""
+    for made, read in (("per_round", "once"), ("once", "per_round")):
+        rec = three_round_record(made)
+        rec["variants"]["postpone_surcharge"] = read
+        v = audit_assemblee(rec)
+        assert "A5.2/A6" in rules_of(v), v
+        assert any("round 2" in x and "flood" in x for x in v), v
+
+
+def test_A5_3_collapse_threshold_reached_under_per_round_only():
+    """collapse_threshold 17: after round 2, per_round leaves the flood p=3 at 5 + 3 + 9
+    = 17 >= 17 (a collapse the record does not show); once leaves nothing pending (and
+    the earlier totals, 12 and 12, stay below 17)."""
+    rec = three_round_record("per_round")
+    rec["variants"]["collapse_threshold"] = 17
+    v = audit_assemblee(rec)
+    assert "A5.3" in rules_of(v) and any("round 2" in x for x in v if "[A5.3]" in x), v
+    rec = three_round_record("once")
+    rec["variants"]["collapse_threshold"] = 17
+    assert audit_assemblee(rec) == []
+
+
+def test_A3_repeats_only_under_independent():
+    """Round 2 draws a second flood: legal under event_draw = independent, not under deck
+    (the third card of the deck is the epidemic)."""
+    rec = three_round_record(independent=True)
+    assert audit_assemblee(rec) == []
+    rec["variants"]["event_draw"] = "deck"
+    rec["event_deck"] = list(DECK)
+    v = audit_assemblee(rec)
+    assert "A3" in rules_of(v) and any("epidemic" in x for x in v), v
+    rec = three_round_record(independent=True)
+    rec["rounds"][2]["event_deck"] = list(DECK)          # no deck to reshuffle
+    assert "A3" in rules_of(audit_assemblee(rec))
+    rec = three_round_record(independent=True)
+    rec["rounds"][2]["event"] = "nothing"
+    assert audit_assemblee(rec)
+
+
+TIE_MUTATIONS = {
+    "the setup MC chooses": ({"mc": 2}, None),
+    "a player not the MC chooses": ({"mc": 1}, None),
+    "an untied player named": ({"chosen": 0}, None),
+    "tied set too large": ({"tied": [0, 1, 3]}, None),
+    "tied set too small": ({"tied": [3]}, None),
+    "both tied still win": (None, [1, 3]),
+    "another player wins": (None, [1]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIE_MUTATIONS))
+def test_A10_tie_choice_mutations_are_caught(name):
+    change, winners = TIE_MUTATIONS[name]
+    rec = three_round_record(tie=True, final_tie="mc_choice")
+    if change:
+        rec["final"]["tie_choice"].update(change)
+    if winners:
+        rec["final"]["winners"] = winners
+    assert "A10" in rules_of(audit_assemblee(rec, check_schema=False))
+
+
+def test_A10_tie_choice_present_exactly_when_due():
+    rec = three_round_record(tie=True, final_tie="mc_choice")
+    rec["final"]["tie_choice"] = None
+    rec["final"]["winners"] = [1, 3]
+    assert "A10" in rules_of(audit_assemblee(rec))        # mc_choice: the MC must name one
+    rec = three_round_record(tie=True, final_tie="shared")
+    rec["final"]["tie_choice"] = {"mc": 0, "tied": [1, 3], "chosen": 3}
+    rec["final"]["winners"] = [3]
+    assert "A10" in rules_of(audit_assemblee(rec))        # shared: no choice
+    rec = three_round_record(tie=True, final_tie="mc_choice")
+    rec["final"]["tie_choice"]["chosen"] = 1               # the MC may name either
+    rec["final"]["winners"] = [1]
+    assert audit_assemblee(rec) == []
 
 
 def test_malformed_records_give_violations_not_exceptions():
@@ -368,8 +571,13 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
     mc = rng.randrange(n)
     deck = EVENTS[:] if isinstance(EVENTS, list) else list(EVENTS)
     rng.shuffle(deck)
-    rec = {"game": "assemblee", "contract": 1, "players": n, "variants": v, "seed": seed,
-           "policies": ["script"] * n, "personalities": pers, "mc": mc, "event_deck": list(deck), "rounds": []}
+    independent = v["event_draw"] == "independent"
+    once = v["postpone_surcharge"] == "once"
+    rec = {"game": "assemblee", "contract": 2, "players": n, "variants": v, "seed": seed,
+           "policies": ["script"] * n, "personalities": pers, "mc": mc,
+           "event_deck": None if independent else list(deck), "rounds": []}
+    mc0 = mc
+    seen_events = []
     pos, pending, brigand, oracle_next, arthas_used = 0, [], set(), None, set()
     threshold = v["collapse_threshold"] or (20 if n <= 7 else 35 if n <= 11 else 40)
     collapse = False
@@ -383,13 +591,19 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
             inc[s] = 1 if s in brigand else (13 if v["akikos_income"] == "bonus" else 6) if P(s) == "akikos" else 7
             gold[s] += inc[s]
         rd["income"], brigand = inc, set()
-        if pos == 15:
-            deck = list(EVENTS)
-            rng.shuffle(deck)
-            rd["event_deck"], pos = list(deck), 0
-            stats["reshuffle"] += 1
-        event = deck[pos]
-        pos += 1
+        if independent:
+            event = rng.choice(EVENTS)
+            if event in seen_events:
+                stats["repeat"] += 1
+            seen_events.append(event)
+        else:
+            if pos == 15:
+                deck = list(EVENTS)
+                rng.shuffle(deck)
+                rd["event_deck"], pos = list(deck), 0
+                stats["reshuffle"] += 1
+            event = deck[pos]
+            pos += 1
         rd["event"] = event
         if event in HARMFUL:
             pending.append([event, 0])
@@ -397,7 +611,14 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
         rd["revealed"] = revealed
         if oracle_next in alive:
             others = [s for s in alive if s != oracle_next]
-            rd["oracle"] = {"seat": oracle_next, "sees": sorted(rng.sample(others, min(3, len(others))))}
+            if v["oracle_view"] == "three_bids":
+                views = [[i, rng.choice(others)] for i in range(3)]
+                if len({s for _, s in views}) < 3:
+                    stats["oracle_repeat"] += 1
+            else:
+                seen = sorted(rng.sample(others, min(3, len(others))))
+                views = [[i, s] for i in range(len(revealed)) for s in seen]
+            rd["oracle"] = {"seat": oracle_next, "views": views}
             stats["oracle"] += 1
         bids, holders, nimos, nimos_used, holder_of = [], [], [], set(), {}
         for c in revealed:
@@ -448,7 +669,9 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
             rd["good_event"] = ge
         entries, left = [], []
         for e, p in pending:
-            cost = HARMFUL[e][0] + X + 3 * p
+            cost = HARMFUL[e][0] + X + 3 * (min(p, 1) if once else p)
+            if p >= 2:
+                stats["postponed_twice"] += 1
             ch = HARMFUL[e][1]
             x = {"event": e, "postponed": p, "cost": cost, "spent_by": None, "pledges": None, "resolved": True}
             if holder_of.get(ch) is not None and ch not in spent and rng.random() < 0.6:
@@ -470,7 +693,7 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
             entries.append(x)
         pending = left
         rd["pending"] = entries
-        collapse = sum(HARMFUL[e][0] + X + 3 * p for e, p in pending) >= threshold
+        collapse = sum(HARMFUL[e][0] + X + 3 * (min(p, 1) if once else p) for e, p in pending) >= threshold
         rd["collapse"] = collapse
         ended = collapse
         if not collapse:
@@ -572,19 +795,171 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
             break
     scores = [renown[s] + gold[s] // 3 if s in alive else None for s in range(n)]
     winners = []
+    tie_choice = None
     if not collapse:
         top = max(scores[s] for s in alive)
         tied = [s for s in alive if scores[s] == top]
         g = max(gold[s] for s in tied)
         winners = [s for s in tied if gold[s] == g]
-    rec["final"] = {"collapse": collapse, "scores": scores, "winners": winners}
+        if len(winners) > 1:
+            stats["final_tie"] += 1
+            if v["final_tie"] == "mc_choice":
+                chosen = rng.choice(winners)
+                tie_choice = {"mc": mc, "tied": list(winners), "chosen": chosen}
+                winners = [chosen]
+                stats["tie_choice"] += 1
+                if mc != mc0:
+                    stats["tie_choice_new_mc"] += 1
+    rec["final"] = {"collapse": collapse, "scores": scores, "winners": winners, "tie_choice": tie_choice}
     if collapse:
         stats["collapse"] += 1
     return rec
 
 
+def play_calm_game(n: int, seed: int, variants: dict | None = None, stats: Counter | None = None) -> dict:
+    """A random legal game in which players stay level, so that final ties are common:
+    nobody bids (no holder, no benefit, no Oracle), every pledge is the same share
+    ``ceil(cost / X)``, and in round 0 everyone but the MC exiles the MC (equal pledges),
+    the exiled MC naming a new one. Renown comes from weddings, the proposer's +3 and
+    honours (random votes); gold stays equal among the players left."""
+    rng = random.Random(seed)
+    v = dict(DEFAULTS, **(variants or {}))
+    stats = stats if stats is not None else Counter()
+    independent = v["event_draw"] == "independent"
+    once = v["postpone_surcharge"] == "once"
+    gold, renown, alive = [0] * n, [0] * n, list(range(n))
+    mc = mc0 = rng.randrange(n)
+    deck = list(EVENTS)
+    rng.shuffle(deck)
+    rec = {"game": "assemblee", "contract": 2, "players": n, "variants": v, "seed": seed,
+           "policies": ["calm"] * n, "personalities": None, "mc": mc,
+           "event_deck": None if independent else list(deck), "rounds": []}
+    pos, pending, collapse = 0, [], False
+    threshold = v["collapse_threshold"] or (20 if n <= 7 else 35 if n <= 11 else 40)
+    for r in range(v["rounds"]):
+        X = len(alive)
+        rd = {"in_game": list(alive), "mc": mc, "income": [7 if s in alive else 0 for s in range(n)],
+              "event_deck": None, "oracle": None, "nimos": None, "good_event": None, "benefits": None,
+              "ostracism": None, "honours": None, "honoured": None}
+        rec["rounds"].append(rd)
+        for s in alive:
+            gold[s] += 7
+        if independent:
+            event = rng.choice(EVENTS)
+        else:
+            if pos == 15:
+                rng.shuffle(deck)
+                rd["event_deck"], pos = list(deck), 0
+            event = deck[pos]
+            pos += 1
+        rd["event"] = event
+        if event in HARMFUL:
+            pending.append([event, 0])
+        rd["revealed"] = rng.sample(CHARACTERS, max(6, min(15, X)))
+        rd["bids"] = [[0] * n for _ in rd["revealed"]]
+        rd["holders"] = [None] * len(rd["revealed"])
+        if event in GOOD:
+            ge = {"event": event, "stopped_by": None, "players": None}
+            if event == "wedding":
+                ge["players"] = rng.sample(alive, 2)
+                for s in ge["players"]:
+                    renown[s] += 3
+            else:
+                for s in alive:
+                    gold[s] += 10 if event == "harvest" else 5
+            rd["good_event"] = ge
+        entries, left = [], []
+        for e, p in pending:
+            cost = HARMFUL[e][0] + X + 3 * (min(p, 1) if once else p)
+            share = -(-cost // X)
+            pl = [share if s in alive and gold[s] >= share else 0 for s in range(n)]
+            done = sum(pl) >= cost
+            if done:
+                for s in alive:
+                    gold[s] -= pl[s]
+            else:
+                left.append([e, p + 1])
+            entries.append({"event": e, "postponed": p, "cost": cost, "spent_by": None, "pledges": pl,
+                            "resolved": done})
+        pending = left
+        rd["pending"] = entries
+        collapse = sum(HARMFUL[e][0] + X + 3 * (min(p, 1) if once else p) for e, p in pending) >= threshold
+        rd["collapse"] = collapse
+        ended = collapse
+        if not collapse:
+            rd["benefits"] = []
+            if r == 0:
+                sup = [s for s in alive if s != mc]
+                proposer = rng.choice(sup)
+                need = -(-sum(gold[s] for s in alive) // 4)
+                each = -(-need // len(sup))
+                pl = [each if s in sup else 0 for s in range(n)]
+                for s in sup:
+                    gold[s] -= each
+                target = mc
+                alive.remove(target)
+                k = len(alive)
+                gs, rs = -(-gold[target] // k), -(-renown[target] // k)
+                for s in alive:
+                    gold[s] += gs
+                    renown[s] += rs
+                renown[proposer] += 3
+                mc = rng.choice(alive)
+                rd["ostracism"] = {"proposer": proposer, "target": target, "supporters": sorted(sup), "pledges": pl,
+                                   "passed": True, "new_mc": mc}
+                if len(alive) < v["min_players"]:
+                    ended = True
+        if not ended:
+            votes = [None] * n
+            for s in alive:
+                votes[s] = rng.choice([t for t in alive if t != s])
+            cnt = Counter(x for x in votes if x is not None)
+            top = max(cnt.values())
+            tied = [s for s in cnt if cnt[s] == top]
+            best = max(renown[s] for s in tied)
+            hon = rng.choice([s for s in tied if renown[s] == best])
+            renown[hon] += 5
+            rd["honours"], rd["honoured"] = votes, hon
+        rd["gold"] = [gold[s] if s in alive else None for s in range(n)]
+        rd["renown"] = [renown[s] if s in alive else None for s in range(n)]
+        if ended:
+            break
+    scores = [renown[s] + gold[s] // 3 if s in alive else None for s in range(n)]
+    winners, tie_choice = [], None
+    if not collapse:
+        top = max(scores[s] for s in alive)
+        tied = [s for s in alive if scores[s] == top]
+        g = max(gold[s] for s in tied)
+        winners = [s for s in tied if gold[s] == g]
+        if len(winners) > 1:
+            stats["final_tie"] += 1
+            if v["final_tie"] == "mc_choice":
+                chosen = rng.choice(winners)
+                tie_choice = {"mc": mc, "tied": list(winners), "chosen": chosen}
+                winners = [chosen]
+                stats["tie_choice"] += 1
+                stats["tie_choice_new_mc"] += mc != mc0
+                stats["tie_choice_mc_tied"] += mc in tie_choice["tied"]
+    rec["final"] = {"collapse": collapse, "scores": scores, "winners": winners, "tie_choice": tie_choice}
+    if collapse:
+        stats["collapse"] += 1
+    return rec
+
+
+CALM_SETS = [
+    ({"final_tie": "mc_choice", "rounds": 3}, (4, 5, 6)),
+    ({"final_tie": "shared", "rounds": 4, "event_draw": "independent", "postpone_surcharge": "once"}, (4, 7)),
+    ({"final_tie": "mc_choice", "rounds": 5, "event_draw": "independent", "oracle_view": "three_players"}, (5, 9)),
+]
+
 SCRIPT_SETS = [
     ({}, range(4, 16)),
+    ({"oracle_view": "three_players", "rounds": 12}, (4, 5, 9, 15)),
+    ({"postpone_surcharge": "once", "collapse_threshold": 40}, (4, 7, 12)),
+    ({"event_draw": "independent", "rounds": 18, "personalities": True}, (4, 8, 15)),
+    ({"final_tie": "mc_choice", "rounds": 4}, (4, 5, 6, 10)),
+    ({"final_tie": "mc_choice", "oracle_view": "three_players", "postpone_surcharge": "once",
+      "event_draw": "independent", "rounds": 20, "min_players": 4}, (4, 5, 6)),
     ({"rounds": 20, "min_players": 4}, (4, 5, 6)),
     ({"personalities": True, "rounds": 16}, (4, 6, 7, 12, 15)),
     ({"personalities": True, "akikos_income": "total", "collapse_threshold": 25}, (5, 9)),
@@ -597,6 +972,10 @@ def _scripted_records(stats=None):
         for n in counts:
             for seed in range(8):
                 yield play_game(n, 1000 * n + seed, variants, stats)
+    for variants, counts in CALM_SETS:
+        for n in counts:
+            for seed in range(8):
+                yield play_calm_game(n, 1000 * n + seed, variants, stats)
 
 
 def test_scripted_games_audit_clean_and_cover_the_rare_rules():
@@ -605,7 +984,9 @@ def test_scripted_games_audit_clean_and_cover_the_rare_rules():
         v = audit_assemblee(rec)
         assert v == [], (rec["players"], rec["variants"], rec["seed"], v[:3])
     for what in ("reshuffle", "oracle", "nimos", "leremac", "stopped", "spent", "guard", "arthas",
-                 "assassination", "mc_assassinated", "exile", "new_mc", "collapse", "ended_a7", "ended_a8"):
+                 "assassination", "mc_assassinated", "exile", "new_mc", "collapse", "ended_a7", "ended_a8",
+                 "oracle_repeat", "repeat", "postponed_twice", "final_tie", "tie_choice", "tie_choice_new_mc",
+                 "tie_choice_mc_tied"):
         assert stats[what] > 0, (what, stats)
 
 
@@ -661,6 +1042,43 @@ def _mutate(rec, rng):
     return what
 
 
+def _new_field_mutations(rec):
+    """Illegal changes to the fields of contract 2 that apply to a record, by name."""
+    out = {}
+    rounds = rec["rounds"]
+    r = next((i for i, rd in enumerate(rounds) if rd["oracle"]), None)
+    if r is not None:
+        m = copy.deepcopy(rec)
+        o = m["rounds"][r]["oracle"]
+        o["views"][-1][1] = o["seat"]                      # the Oracle sees himself
+        out["oracle_sees_himself"] = m
+        m = copy.deepcopy(rec)
+        m["rounds"][r]["oracle"]["views"].pop()            # one view too few
+        out["oracle_view_missing"] = m
+        m = copy.deepcopy(rec)
+        v = m["variants"]
+        v["oracle_view"] = "three_players" if v["oracle_view"] == "three_bids" else "three_bids"
+        out["oracle_view_flipped"] = m
+    if rec["final"]["tie_choice"]:
+        m = copy.deepcopy(rec)
+        tc = m["final"]["tie_choice"]
+        tc["mc"] = next(s for s in range(rec["players"]) if s != tc["mc"])
+        out["tie_choice_mc"] = m
+        m = copy.deepcopy(rec)
+        m["variants"]["final_tie"] = "shared"
+        out["tie_choice_under_shared"] = m
+    if any(x["postponed"] >= 2 for rd in rounds for x in rd["pending"]):
+        m = copy.deepcopy(rec)
+        v = m["variants"]
+        v["postpone_surcharge"] = "once" if v["postpone_surcharge"] == "per_round" else "per_round"
+        out["surcharge_flipped"] = m
+    if rec["variants"]["event_draw"] == "independent" and len(rounds) > 1:
+        m = copy.deepcopy(rec)
+        m["rounds"][1]["event_deck"] = list(EVENTS)        # a deck that does not exist
+        out["deck_under_independent"] = m
+    return out
+
+
 def test_mutations_of_scripted_games_are_caught():
     rng = random.Random(5)
     caught = Counter()
@@ -671,3 +1089,16 @@ def test_mutations_of_scripted_games_are_caught():
         assert v, (what, rec["seed"])
         caught[what] += 1
     assert len(caught) >= 8, caught
+
+
+def test_mutations_of_the_new_fields_of_scripted_games_are_caught():
+    """Every record, each applicable change to oracle views, tie_choice, the surcharge
+    and the event deck (contract 2): each is reported."""
+    caught = Counter()
+    for rec in _scripted_records():
+        for what, mutated in _new_field_mutations(rec).items():
+            v = audit_assemblee(mutated, check_schema=False)
+            assert v, (what, rec["seed"], rec["variants"])
+            caught[what] += 1
+    assert set(caught) == {"oracle_sees_himself", "oracle_view_missing", "oracle_view_flipped", "tie_choice_mc",
+                           "tie_choice_under_shared", "surcharge_flipped", "deck_under_independent"}, caught

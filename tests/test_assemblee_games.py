@@ -167,7 +167,7 @@ def test_common_random_numbers_decks_do_not_depend_on_policies():
 def test_oracle_view_changes_no_builtin_game():
     """None of the built-in policies reads the bids the Oracle sees (A4), and the view
     draws come from their own chance stream: three_bids and three_players give the same
-    games for them."""
+    games for them (a policy that reads them differs: test_oracle_view_matters_to_a_peeker)."""
     a = simulate(AssembleeConfig(6, {"oracle_view": "three_players"}), _mix(6), 400, 4).agg
     b = simulate(AssembleeConfig(6), _mix(6), 400, 4).agg
     assert (a == b).all()
@@ -250,3 +250,25 @@ def test_cli_simulate_json_and_persona_file(tmp_path):
                         "assemblee", "--plugin", str(bad)], capture_output=True, text=True)
     assert p.returncode == 2 and "bid_per_pont" in p.stderr
 
+
+def test_oracle_view_matters_to_a_peeker(tmp_path):
+    """A persona with ``peek = true`` uses the bids the Oracle sees (A4): three_bids and
+    three_players then give different games, and the same ones as plain civic when no
+    Oracle advantage ever applies (nobody bids on the Oracle: never_bid)."""
+    from demos_sim.assemblee.policies import load_extension
+
+    f = tmp_path / "peek.toml"
+    f.write_text('[t_peek]\npeek = true\n[t_peek_no_oracle]\npeek = true\nnever_bid = ["oracle"]\n'
+                 '[t_no_oracle]\nnever_bid = ["oracle"]\n')
+    load_extension(str(f))
+    n = 6
+    a = simulate(AssembleeConfig(n), ["t_peek"] * n, 600, 4).agg
+    b = simulate(AssembleeConfig(n, {"oracle_view": "three_players"}), ["t_peek"] * n, 600, 4).agg
+    assert not (a == b).all()
+    c = simulate(AssembleeConfig(n), ["t_peek_no_oracle"] * n, 600, 4).agg
+    d = simulate(AssembleeConfig(n), ["t_no_oracle"] * n, 600, 4).agg
+    assert (c == d).all()
+    for view in ("three_bids", "three_players"):          # M2: it reads only what it may see
+        cfg = AssembleeConfig(n, {"oracle_view": view}).to_array()
+        _, diag = play_rows(cfg, ["t_peek"] * n, 5, n, (), 0, 40, check_obs=True)
+        assert diag[E.D_OBS_DIFF] == 0 and diag[E.D_DECISION_DIFF] == 0 and diag[E.D_PUB_DIFF] == 0

@@ -713,3 +713,36 @@ def test_A10_personas_name_themselves_else_by_their_vote_rule():
     picks = [rnd.fn(np.zeros(L.CFG_LEN, np.int64), obs, opts, 2, rnd.params, rng)
              for _ in range(400)]
     assert 150 < sum(picks) < 250                         # binomial(400, 1/2): sd 10
+
+
+@pytest.mark.parametrize("seen,peek,bid", [(None, 1, 4), (3, 1, 4), (4, 1, 0), (2, 0, 4),
+                                           (4, 0, 4)])
+def test_A4_peek_persona_uses_the_bid_it_sees(seen, peek, bid):
+    # civic with no noise and no reserve values the Hero at 4 renown = 4 points: it bids 4.
+    # As the Oracle seat with peek, seeing seat 2's bid: 3 < 4, keeps 4; 4 >= 4: 5 would
+    # pass the Hero's worth (4), so it bids 0 (a bid it expects to lose); without peek,
+    # or seeing nothing, 4
+    from demos_sim.assemblee.policies import get
+
+    civic = get("civic")
+    params = civic.params.copy()
+    params[1] = 0.0                                       # bid_noise
+    params[2] = 0.0                                       # reserve
+    params[31] = peek                                     # peek
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_BIDS:L.O_BIDS + L.NCHAR * L.MAXP] = -1
+    obs[L.O_KIND] = L.K_BID
+    obs[L.O_N] = 4
+    obs[L.O_NIN] = 4
+    obs[L.O_IN] = 0b1111
+    obs[L.O_SEAT] = 0
+    obs[L.O_ORACLE] = 0
+    obs[L.O_CHAR] = L.CH_HERO
+    obs[L.O_POS] = 0
+    obs[L.O_MAX] = 20
+    obs[L.O_PERS:L.O_PERS + L.MAXP] = -1
+    if seen is not None:
+        obs[L.O_BIDS + 2] = seen
+    opts = np.zeros(L.MAXOPT, np.int64)
+    rng = np.array([3], np.uint64)
+    assert civic.fn(np.zeros(L.CFG_LEN, np.int64), obs, opts, 21, params, rng) == bid

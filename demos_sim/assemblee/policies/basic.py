@@ -18,7 +18,10 @@ Every tie among equally good options (the leader, the richest, the weakest, the 
 is broken at random from the policy's own stream, never by seat order (a first-option
 rule made seat 0 the honours' target of every civic vote and exiled it in 79% of
 10-player games). ``never_bid`` (parameters 16 + character id; restricted forms
-``NAME:no_<character>``) makes a seat abstain on chosen characters.
+``NAME:no_<character>``) makes a seat abstain on chosen characters. ``peek`` (parameter
+31, off in every built-in persona) makes the Oracle-advantage seat use the bids it sees
+(A4, ``oracle_view``); without it no built-in policy reads them, so ``oracle_view``
+changes no built-in persona's game.
 """
 
 import numpy as np
@@ -31,7 +34,7 @@ from demos_sim.assemblee.layout import (
     K_SPEND, K_STOP, K_SUPPORT, K_TARGET, K_TIE, K_VOTE, MAXP, NHARM, O_BIDS, O_CHAR,
     O_COST, O_GOLD, O_HOLDS, O_IN, O_KIND, O_LAST_PLEDGE, O_LAST_TOTAL, O_MAX, O_N,
     O_NEED_GOLD, O_NEED_SUP, O_NIN, O_NPEND, O_PEND_COST, O_PEND_COUNT, O_PERS, O_PLEDGED, O_POS, O_REN,
-    O_SEAT, O_TARGET, O_TIE_WHAT, PE_LEREMAC,
+    O_ORACLE, O_SEAT, O_TARGET, O_TIE_WHAT, PE_LEREMAC,
 )
 from demos_sim.assemblee.policies import POLICY_SIG, register
 from demos_sim.rng import below
@@ -40,6 +43,7 @@ from demos_sim.rng import below
  P_TARGET_LEADER, P_PROPOSE, P_PROPOSE_MARGIN, P_SUPPORT_MARGIN, P_OST_PLEDGE,
  P_ASSASSINATE, P_VOTE, P_BUY) = range(16)
 P_NEVER_BID = 16          # 16 + character id: 1.0 = never bid on that character
+P_PEEK = 31               # 1.0: as the Oracle-advantage seat, use the bids it sees (A4)
 
 # A6: the character that resolves each harmful event (ids 0–10)
 _RESOLVER = np.array((CH_ORACLE, CH_PEDDLER, CH_PRIEST, CH_ATHLETE, CH_ASSASSIN, CH_BUILDER,
@@ -188,7 +192,33 @@ def _bid(obs, params, rng, seat):
         b = max(0, g - 25)
     if params[P_NEVER_BID + c] > 0:   # never_bid: abstain (after the same random draws,
         return 0                      # so the seat's stream stays paired with the free form)
+    if params[P_PEEK] > 0 and seat == obs[O_ORACLE]:
+        b = _peek(obs, params, seat, c, v, b, top, g)
     return max(0, min(b, g))
+
+
+@njit(cache=True)
+def _peek(obs, params, seat, c, v, b, top, g):
+    """``peek``: the Oracle-advantage seat (A4) that sees a bid at least its own raises to
+    one more when that stays within the character's worth to it (``value x
+    bid_per_point``) and its limits (``top``), else bids 0: an all-pay bid it expects to
+    lose is gold thrown away. Seeing no such bid, it keeps its bid."""
+    pos = obs[O_POS]
+    seen = -1
+    for q in range(obs[O_N]):
+        if q != seat:
+            seen = max(seen, obs[O_BIDS + pos * MAXP + q])
+    bonus = 0
+    if (c == CH_THIEF or c == CH_ASSASSIN or c == CH_BRIGAND) and obs[O_PERS + seat] == PE_LEREMAC:
+        bonus = 2                     # A11: his bid counts 2 more
+    if seen < 0 or b + bonus > seen:
+        return b
+    want = max(0, seen + 1 - bonus)
+    if c == CH_ASSASSIN:
+        top = min(top, g - 25)
+    if want <= int(v * params[P_BID]) and want <= top:
+        return want
+    return 0
 
 
 @njit(cache=True)

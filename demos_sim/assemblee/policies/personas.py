@@ -44,6 +44,7 @@ PARAMS = {
     "vote": (14, VOTE_MODES),
     "buy": (15, "bool"),
     "never_bid": (16, "characters"),   # list of character names: 1.0 at 16 + id
+    "peek": (31, "bool"),
 }
 
 def _never_bid_flags() -> dict[str, int]:

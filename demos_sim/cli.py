@@ -26,7 +26,8 @@ def _add_game_args(p: argparse.ArgumentParser):
                    help="comma-separated policy by seat, or one for every seat (default: "
                         "DĒMOS greedy; Protocole cautious in each, convention in coop)")
     p.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
-                   help="variant of RULES.md Part V (VALUE read as JSON when it parses)")
+                   help="variant of RULES.md Part V (VALUE read as JSON when it parses); "
+                        "`demos-sim variants --game G` lists them")
     p.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
                    help="import a module that registers extra policies (repeatable)")
 
@@ -222,6 +223,24 @@ def cmd_policies(args) -> int:
     return 0
 
 
+def cmd_variants(args) -> int:
+    """Every variant of RULES.md Part V for a game: default, values and what it changes."""
+    _check_game(args.game)
+    import importlib
+
+    rules = importlib.import_module(f"demos_sim.{args.game}.rules")
+    defaults = {name: (spec[1] if isinstance(spec, tuple) else spec)
+                for name, spec in rules.VARIANTS.items()}
+    print(f"{'variant':<26} {'default':<20} what it changes (RULES.md)")
+    for name, default in defaults.items():
+        shown = json.dumps(default) if not isinstance(default, str) else default
+        if name == "secret_optional":
+            shown = "rules-dependent"
+        print(f"{name:<26} {shown:<20} {rules.VARIANT_HELP[name]}")
+    print("set one with --set NAME=VALUE (simulate, record) or in an experiment's [grid]")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="demos-sim", description=__doc__)
     sub = ap.add_subparsers(dest="command", required=True)
@@ -238,6 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     pp.add_argument("--game", default="demos", help="demos or protocole")
     pp.add_argument("--plugin", action="append", default=[], help="import extra policies")
     pp.set_defaults(func=cmd_policies)
+    vp = sub.add_parser("variants", help="list a game's variants (RULES.md Part V)")
+    vp.add_argument("--game", default="demos", help="demos, protocole or assemblee")
+    vp.set_defaults(func=cmd_variants)
     from demos_sim.runner.cli_cmds import add_report_parser, add_run_parser
     add_run_parser(sub)      # demos-sim run EXPERIMENT.toml (issue #4)
     add_report_parser(sub)   # demos-sim report RESULTS_DIR

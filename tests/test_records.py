@@ -22,10 +22,18 @@ RARE = {"favourite_suit_bonus": 10, "media_optional": True, "media_targets_revea
         "independent_points_strict": False, "p3_harmonies": "mono_only",
         "carre_points": 19, "run_base": [4, 8, 12], "team_vetoes": 0}
 
+# contract 2: the readings of D9.2, D9.5, D9.6 and X2 that became variants
+CONTRACT2 = {"announced_trio": True, "team_trio": "pooled", "team_talk": "hands",
+             "p3_points_tiebreak": "max"}
+CONTRACT2_MONO = {"announced_trio": True, "team_trio": "pooled", "p3_harmonies": "mono_only",
+                  "team_points_tiebreak": "sum", "independent_double_media": "act"}
+
 
 @pytest.mark.parametrize("setup", ALL_SETUPS, ids=lambda s: "-".join(map(str, s)))
-@pytest.mark.parametrize("variants", [{}, RARE, {"max_rounds": 3}, {"round_cap": 2}],
-                         ids=["defaults", "rare", "max_rounds", "round_cap"])
+@pytest.mark.parametrize("variants", [{}, RARE, {"max_rounds": 3}, {"round_cap": 2},
+                                      CONTRACT2, CONTRACT2_MONO],
+                         ids=["defaults", "rare", "max_rounds", "round_cap", "contract2",
+                              "contract2-mono"])
 def test_records_follow_the_contract(setup, variants):
     rules, mode, n = setup
     cfg = DemosConfig(rules, mode, n, variants=variants)

@@ -46,6 +46,32 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
 
+# What each variant changes, with its rule ID (``demos-sim variants``; RULES.md Part V).
+VARIANT_HELP = {
+    "carre_points": "D4.1 points of a Carré Harmonieux (integer >= 0)",
+    "run_base": "D4.1 run points before the lowest value, by suits [one, two, three]",
+    "secret_optional": "D3.3 a player may pass the secret discard (default: full rules only)",
+    "max_rounds": "D5.1 cap on the rounds of the main phase (null: until the Power pile is empty)",
+    "round_cap": "D5.1 safety cap: a game reaching it is reported as truncated",
+    "media_targets_revealed": "D6.3 a Media may target a figure revealed by a Carré",
+    "media_optional": "D6.2 a Media holder may decline to act",
+    "no_trio_winner": "D7.4 when nobody has a trio: none (no winner) | points",
+    "team_vetoes": "D9.3 vetoes of the 2v3 team of two",
+    "team_points_tiebreak": "D9.5 a harmony tie between teams: top member (max) | total (sum)",
+    "independent_double_media": "D9.6 the 2v2+1 Independent holding both Media: keep | act",
+    "independent_points_strict": "D9.6 step 2a: the Independent needs strictly the most points",
+    "p3_harmonies": "D9.6 step 3: bicolour_then_mono | mono_only (only 1-colour trios)",
+    "favourite_suit_bonus": "X1 points for a run in the player's announced favourite suit",
+    "announced_trio": "X2 each side announces its trio's colours; a match breaks harmony ties "
+                      "(also in the simplified rules)",
+    "team_trio": "D9.5/D9.6 a team's trio: best_member (one member's own) | pooled (E, L, J "
+                 "from any members); no effect in individual games",
+    "team_talk": "D9.2 what a team decision sees: figures (the team's) | hands (also the "
+                 "teammates' hands); no effect in individual games",
+    "p3_points_tiebreak": "D9.6 step 3 ties: sum (members' total) | max (top member); "
+                          "2v2+1 only",
+}
+
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))

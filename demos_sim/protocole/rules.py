@@ -43,6 +43,17 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "majority_scope": (("pooled", "per_dimension"), "pooled"),   # P3.1a
 }
 
+# What each variant changes, with its rule ID (``demos-sim variants``; RULES.md Part V).
+VARIANT_HELP = {
+    "standard_tie": "P3.1 a tie at the top in standard selection: keep_tied | discard_all "
+                    "(no effect in coop, whose selection is reinforced)",
+    "reinforced_scope": "P5.3 the reinforced control: each_player (every Foyer) | team (all "
+                        "Foyers together); coop levels 2-3 only",
+    "round_cap": "P4.5 safety cap: a game reaching it is reported as truncated",
+    "majority_scope": "P3.1a the majority: pooled (one count over colours and symbols) | "
+                      "per_dimension (colours and symbols counted apart)",
+}
+
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))

@@ -193,6 +193,13 @@ def test_A1_setup_and_variants():
                                            "event_draw": "deck", "final_tie": "shared"}
 
 
+def test_partV_every_variant_has_help_citing_its_rule():
+    from demos_sim.assemblee.rules import VARIANT_HELP, VARIANTS
+
+    assert list(VARIANT_HELP) == list(VARIANTS)
+    assert all(h.startswith("A") and h[1].isdigit() for h in VARIANT_HELP.values())
+
+
 @pytest.mark.parametrize("n,variants", [(3, {}), (16, {}), (6, {"rounds": 0}),
                                         (6, {"collapse_threshold": 0}), (6, {"min_players": 1}),
                                         (6, {"personalities": 1}), (6, {"akikos_income": "x"}),

@@ -34,6 +34,25 @@ VARIANTS: dict[str, Any] = {
     "final_tie": "shared",
 }
 
+# What each variant changes, with its rule ID (``demos-sim variants``; RULES.md Part V).
+VARIANT_HELP = {
+    "rounds": "A1 rounds in a game (the booklet suggests 7 or 15 as alternatives)",
+    "collapse_threshold": "A5.3 total cost of pending events that collapses the city; null: "
+                          "by players at the start (4-7: 20, 8-11: 35, 12-15: 40)",
+    "min_players": "A8/A12 the game ends at once when fewer remain (exile, assassination)",
+    "personalities": "A11 deal one of the 6 personalities to each player",
+    "akikos_income": "A11 Akikos's income: bonus (7 + 6) | total (6)",
+    "oracle_view": "A4 the Oracle's advantage: three_bids (one other player's bid at each of "
+                   "the first 3 auctions, drawn each time) | three_players (the same 3 "
+                   "players' bids at every auction: contract 1)",
+    "postpone_surcharge": "A5.2/A5.3 a postponed event's cost: per_round (base + X + 3p) | "
+                          "once (base + X + 3·min(p, 1))",
+    "event_draw": "A3 the event: deck (15 cards, reshuffled when empty) | independent (one "
+                  "of the 15 at random each round, repeats allowed)",
+    "final_tie": "A10 a tie after gold: shared | mc_choice (the MC at the end names the "
+                 "winner among the tied)",
+}
+
 # the variants whose value is one of a few names (Part V); the first is the default
 CHOICES: dict[str, tuple[str, ...]] = {
     "akikos_income": ("bonus", "total"),

@@ -28,16 +28,24 @@ def test_sweep_each_changes_one_key_at_a_time():
 
 
 def test_every_part_v_variant_is_screened():
-    """Every Part V variant whose value can matter appears in some experiment file."""
+    """Every Part V variant appears in a variant screen: DĒMOS and Protocole in the
+    variants analysis, L'Assemblée in both of its variant experiments."""
+    from demos_sim.assemblee.rules import VARIANTS as AV
     from demos_sim.demos.rules import VARIANTS as DV
     from demos_sim.protocole.rules import VARIANTS as PV
 
     import tomllib
 
+    def grid(stem):
+        return set(tomllib.loads(experiment_path(stem).read_text())["grid"])
+
     screened = set()
     for stem in variants.EXPERIMENTS:
-        screened |= set(tomllib.loads(experiment_path(stem).read_text())["grid"])
+        screened |= grid(stem)
     assert set(DV) | set(PV) <= screened
+    # personalities are dealt in their own experiment (assemblee_personalities)
+    for stem in ("assemblee_variants_6p", "assemblee_variants_10p"):
+        assert set(AV) - {"personalities"} <= grid(stem), stem
 
 
 def test_summary_holds_every_variant_value_with_intervals(tables):

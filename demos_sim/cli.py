@@ -124,6 +124,17 @@ def _specs(args, config):
     return specs
 
 
+def _variants_line(config) -> None:
+    """Print the variants that differ from the contract's defaults, if any (Part V)."""
+    import dataclasses
+
+    default = dataclasses.replace(config, variants={}).variants
+    changed = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+               for k, v in config.variants.items() if v != default[k]]
+    if changed:
+        print("variants: " + ", ".join(changed))
+
+
 def _throughput(s, workers):
     print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
           f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")
@@ -136,6 +147,7 @@ def _print_protocole(s, config, specs, args):
     else:
         print(f"Protocole all together, level {config.level}, {config.players} players, "
               f"policies {','.join(specs)}, seed {args.seed}")
+    _variants_line(config)
     print(f"{s['games']} games, {s['rounds']} rounds, {s['mean_rounds']:.2f} rounds/game")
     if config.mode == "each":
         print("  seat  win share   95% CI              eliminated  mean points")
@@ -169,6 +181,7 @@ def cmd_simulate(args) -> int:
             print(json.dumps(s))
         else:
             print_summary(s, args.workers)
+            _variants_line(config)
         return 0
     if args.game == "protocole":
         from demos_sim.protocole.sim import simulate
@@ -185,6 +198,7 @@ def cmd_simulate(args) -> int:
     what = "side" if config.mode != "individual" else "seat"
     print(f"DĒMOS {config.rules} rules, {config.mode}, {config.players} players, "
           f"policies {','.join(specs)}, seed {args.seed}")
+    _variants_line(config)
     print(f"{s['games']} games, {s['rounds']} rounds, {s['mean_rounds']:.2f} rounds/game")
     print(f"{what:>6}  seats      win share   95% CI")
     for side in s["sides"]:

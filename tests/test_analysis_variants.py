@@ -29,7 +29,8 @@ def test_sweep_each_changes_one_key_at_a_time():
 
 def test_every_part_v_variant_is_screened():
     """Every Part V variant appears in a variant screen: DĒMOS and Protocole in the
-    variants analysis, L'Assemblée in both of its variant experiments."""
+    variants analysis, L'Assemblée in its variant experiments (the contract-2 ones in
+    both)."""
     from demos_sim.assemblee.rules import VARIANTS as AV
     from demos_sim.demos.rules import VARIANTS as DV
     from demos_sim.protocole.rules import VARIANTS as PV
@@ -44,8 +45,10 @@ def test_every_part_v_variant_is_screened():
         screened |= grid(stem)
     assert set(DV) | set(PV) <= screened
     # personalities are dealt in their own experiment (assemblee_personalities)
-    for stem in ("assemblee_variants_6p", "assemblee_variants_10p"):
-        assert set(AV) - {"personalities"} <= grid(stem), stem
+    g6, g10 = grid("assemblee_variants_6p"), grid("assemblee_variants_10p")
+    assert set(AV) - {"personalities"} <= g6 | g10
+    new = {"oracle_view", "postpone_surcharge", "event_draw", "final_tie"}
+    assert new <= g6 and new <= g10
 
 
 def test_summary_holds_every_variant_value_with_intervals(tables):

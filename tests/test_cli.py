@@ -98,3 +98,28 @@ def test_policies_lists_the_builtins(capsys):
     assert main(["policies"]) == 0
     out = capsys.readouterr().out
     assert "random" in out and "greedy" in out
+
+
+def test_simulate_header_names_the_variants_set(capsys):
+    """The text summary says which Part V variants differ from the defaults, and only those."""
+    assert main(["simulate", "--mode", "2v2", "--games", "50", "--set", "team_trio=pooled",
+                 "--set", "team_talk=figures"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "variants: team_trio=pooled"
+    assert main(["simulate", "--games", "50"]) == 0
+    assert not any(line.startswith("variants:") for line in capsys.readouterr().out.splitlines())
+
+
+@pytest.mark.parametrize("game", ["demos", "protocole", "assemblee"])
+def test_variants_lists_every_part_v_variant(capsys, game):
+    """``demos-sim variants`` lists every variant of the game, each with its rule ID."""
+    import importlib
+    import re
+
+    assert main(["variants", "--game", game]) == 0
+    out = capsys.readouterr().out.splitlines()
+    names = importlib.import_module(f"demos_sim.{game}.rules").VARIANTS
+    listed = {line.split()[0]: line for line in out[1:-1]}
+    assert set(listed) == set(names)
+    for line in listed.values():
+        assert re.search(r"\b[DPAX]\d", line), line

@@ -1,6 +1,8 @@
 """The DĒMOS game kernel: whole games in numba, policies called through function pointers.
 
-One game is ``play_game``: setup (D2), rounds (D3–D5), Scandal (D6), election (D7, D9).
+One game is ``play_game``: setup (D2) with the X1 and X2 announcements, rounds (D3–D5),
+Scandal (D6), election (D7, D9; with ``team_trio``, ``p3_points_tiebreak`` and X2's
+precedence).
 Every decision goes through ``_decide``: it builds the seat's observation (``observe``),
 calls that seat's policy (a first-class numba function, so policies plug in without
 touching this file), checks the answer is one of the legal options, and — when

@@ -4,7 +4,8 @@ Hand-made rule tests (tests/test_rules_demos.py) describe a position in record
 notation — hands, figures in acquisition order, face-up figures, Media covers, points,
 what is left of the Power pile — and call the engine's own phase functions
 (``_showdown`` for D4, ``_scandal`` for D6, ``_election`` for D7/D9) on it. The events
-the phase logs come back decoded.
+the phase logs come back decoded. The position itself is written by the package's
+:func:`demos_sim.demos.positions.setup_state` (shared with ``demos_sim.demos.position``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import numpy as np
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
-from demos_sim.cards import SUITS, card_id, codes_of, figure_code, figure_id  # noqa: E402
+from demos_sim.cards import SUITS, codes_of, figure_code  # noqa: E402
 from demos_sim.demos import engine as E  # noqa: E402
 from demos_sim.demos import layout as L  # noqa: E402
 from demos_sim.demos.policies import resolve  # noqa: E402
+from demos_sim.demos.positions import setup_state  # noqa: E402
 from demos_sim.demos.rules import DemosConfig  # noqa: E402
 from demos_sim.demos.sim import policy_tuple  # noqa: E402
 
@@ -44,44 +46,10 @@ class Table:
         self.log = np.zeros(L.EV_W * 2000, np.int64)
         self.log[0] = L.EV_W
         E.init_state(self.cfg, np.uint64(12345), self.st, self.obs, self.prng, self.res)
-        st = self.st
-        st[L.S_DEALER] = dealer
-        for p, cards in (hands or {}).items():
-            m = 0
-            for c in cards:
-                m |= 1 << card_id(c)
-            st[L.S_HAND + p] = m
-        media = iter(L_MEDIA_IDS())
-        for p, codes in (figures or {}).items():
-            for i, code in enumerate(codes):
-                f = next(media) if code == "M" else figure_id(code)
-                st[L.S_FIG + p * L.NFIG + i] = f
-            st[L.S_NFIG + p] = len(codes)
-        for p, codes in (faceup or {}).items():
-            for code in codes:
-                st[L.S_FIGUP + p] |= 1 << figure_id(code)
-        for code, colour in (covers or {}).items():
-            f = figure_id(code)
-            st[L.S_COVER + f] = SUITS.index(colour)
-            for p in range(n):
-                for i in range(st[L.S_NFIG + p]):
-                    if st[L.S_FIG + p * L.NFIG + i] == f:
-                        st[L.S_FIGUP + p] |= 1 << f
-        for p, v in enumerate(cum or []):
-            st[L.S_CUM + p] = v
-        if pile is not None:
-            for i, code in enumerate(pile):
-                st[L.S_PILE + i] = figure_id(code) if code != "M" else next(media)
-            st[L.S_PILE_LEN] = len(pile)
-            st[L.S_PILE_POS] = 0
-        for side, v in (vetoes or {}).items():
-            st[L.S_VETO + side] = v
-        for p, s in (fav or {}).items():
-            st[L.S_FAV + p] = SUITS.index(s)
-        labels = config.side_labels()
-        for label, suits in (announced or {}).items():    # X2: {"A": "SHD", "0": "CCC"}
-            e, l, j = (SUITS.index(c) for c in suits)
-            st[L.S_ANN + labels.index(str(label))] = (e * 4 + l) * 4 + j
+        self.st[L.S_DEALER] = dealer
+        setup_state(self.st, config, hands=hands, figures=figures, faceup=faceup,
+                    covers=covers, cum=cum, pile=pile, vetoes=vetoes, fav=fav,
+                    announced=announced)
 
     # ---------------------------------------------------------------- phases
     def showdown(self):
@@ -161,6 +129,3 @@ class Table:
     def hand_codes(self, p):
         return codes_of(int(self.st[L.S_HAND + p]))
 
-
-def L_MEDIA_IDS():
-    return [L.MEDIA0, L.MEDIA0 + 1]

@@ -1,6 +1,7 @@
 """DĒMOS policies (see :mod:`demos_sim.registry` for the policy signature).
 
-Register a new one without touching engine code::
+Register a new one without touching engine code, either one function for every
+decision::
 
     import numba
     from demos_sim.demos.policies import register, POLICY_SIG
@@ -9,15 +10,55 @@ Register a new one without touching engine code::
     def lowest(cfg, obs, opts, n_opts, params, rng):
         return 0
 
-Observation offsets and option encodings: :mod:`demos_sim.demos.layout`.
+or one function per decision kind, the others at random (or as ``others``)::
+
+    register("keeper", discard=keep_high, veto=never_veto, description="…")
+
+Observation offsets and option encodings: :mod:`demos_sim.demos.layout`; option helpers
+and the decision kinds: :mod:`demos_sim.demos.kit`; the guide: docs/writing-a-bot.md.
 """
 
+from demos_sim.demos import kit
 from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
 REGISTRY = PolicyRegistry("DĒMOS", builtins="demos_sim.demos.policies.basic")
-register = REGISTRY.register
 available = REGISTRY.available
 get = REGISTRY.get
 resolve = REGISTRY.resolve
+
+
+def register(name: str, params=(), description: str = "", flags: dict | None = None,
+             others=None, **decisions):
+    """Register a DĒMOS policy under ``name``.
+
+    Without decision keywords this is a decorator for one POLICY_SIG function that
+    answers every decision (``@register("lowest", …)``).
+
+    With decision keywords (:data:`demos_sim.demos.kit.KIND_KEYWORDS`: ``discard``
+    — the three discard turns —, ``public``, ``secret``, ``unanimous``, ``veto``,
+    ``allocate``, ``media``, ``colour``, ``favourite``, ``announce``), each a numba
+    function with the policy signature, it composes them into one policy, registers it
+    and returns it. Decisions without a keyword go to ``others``: a numba function or
+    the name of a registered policy (default ``"random"``, uniform among the legal
+    options). A named ``others`` lends its parameters and restricted forms
+    (``greedy:noveto``) unless ``params`` or ``flags`` are given.
+    """
+    if not decisions:
+        if others is not None:
+            raise TypeError("others= needs at least one decision keyword (discard=, veto=, …)")
+        return REGISTRY.register(name, params=params, description=description, flags=flags)
+    other_name = others if isinstance(others, str) else None
+    if other_name is not None:
+        base = REGISTRY.get(other_name)
+        others = base.fn
+        if not params and not flags:
+            params = tuple(base.params)
+            flags = dict(base.flags)
+    fn = kit.compose(others=others, **decisions)
+    if not description:
+        parts = [f"{kw}={getattr(f, '__name__', '?')}" for kw, f in decisions.items()]
+        description = ", ".join(parts) + f"; the rest {other_name or 'random'}"
+    REGISTRY.register(name, params=params, description=description, flags=flags)(fn)
+    return fn

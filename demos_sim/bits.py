@@ -1,9 +1,16 @@
-"""Bit tricks for 64-bit masks inside kernels (LLVM intrinsics: one instruction each)."""
+"""Bit tricks for 64-bit masks inside kernels (LLVM intrinsics: one instruction each).
 
-from numba import njit
+Under ``NUMBA_DISABLE_JIT=1`` (stepping through a policy in a debugger) numba's
+intrinsics cannot run as Python, so the same two functions are defined in plain Python
+instead; they give the same answers on every int64 (tests/test_kit_nojit.py).
+"""
+
+from numba import config, njit
 from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
+
+_U64 = (1 << 64) - 1
 
 
 @intrinsic
@@ -18,13 +25,22 @@ def _ctpop(typingctx, src):
     return src(src), codegen
 
 
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Number of set bits of a non-negative int64."""
-    return _ctpop(x)
+if config.DISABLE_JIT:
+    def popcount(x):
+        """Number of set bits of an int64 (two's complement, as the kernels count)."""
+        return bin(int(x) & _U64).count("1")
 
+    def lowest_bit(x):
+        """Index of the lowest set bit of a non-zero int64."""
+        x = int(x) & _U64
+        return (x & -x).bit_length() - 1
+else:
+    @njit(cache=True, inline="always")
+    def popcount(x):
+        """Number of set bits of a non-negative int64."""
+        return _ctpop(x)
 
-@njit(cache=True, inline="always")
-def lowest_bit(x):
-    """Index of the lowest set bit of a non-zero int64."""
-    return trailing_zeros(x)
+    @njit(cache=True, inline="always")
+    def lowest_bit(x):
+        """Index of the lowest set bit of a non-zero int64."""
+        return trailing_zeros(x)

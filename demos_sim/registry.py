@@ -10,6 +10,9 @@ the policy's own float64 parameters (:data:`N_PARAMS` of them) and ``rng`` its o
 random stream (use :func:`demos_sim.rng.below`). Engines call it through a function
 pointer, so registering a policy never touches engine code. Restricted forms
 ``name:flag`` set one parameter to 1 (``flags={"noveto": index_in_params}``).
+
+Under ``NUMBA_DISABLE_JIT=1`` ``njit`` hands back the plain Python function; the
+registry then takes it as it is, so a plugin can be stepped through in a debugger.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from numba import config as numba_config
 from numba import types
 
 from demos_sim import ConfigError
@@ -56,7 +60,8 @@ class PolicyRegistry:
             raise ValueError(f"bad policy name {name!r}")
 
         def deco(fn):
-            if not hasattr(fn, "nopython_signatures"):
+            if not hasattr(fn, "nopython_signatures") and not (numba_config.DISABLE_JIT
+                                                               and callable(fn)):
                 raise TypeError("a policy must be a numba.njit function with POLICY_SIG")
             p = np.zeros(N_PARAMS, np.float64)
             p[: len(params)] = params

@@ -9,8 +9,10 @@ use Lemire's multiply-shift (bias below 2**-32 for the small ranges used here).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
-from numba import njit
+from numba import config, njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -79,3 +81,11 @@ def game_keys(key, first, count):
     for i in range(count):
         out[i] = derive(key, 3, first + i)
     return out
+
+
+# As plain Python (NUMBA_DISABLE_JIT=1, a policy in a debugger) the uint64 arithmetic
+# above wraps exactly as in the kernels, but numpy warns at every wrap: the wraps are
+# the algorithm.
+if config.DISABLE_JIT:
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning,
+                            module=__name__)

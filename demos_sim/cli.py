@@ -283,6 +283,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_analyse_parser(sub)      # demos-sim analyse [NAME ...] (issue #6)
     from demos_sim.analysis.tuner import add_tune_parser
     add_tune_parser(sub)         # demos-sim tune TUNE.toml (issue #6, item 6)
+    from demos_sim.demos.check import add_check_policy_parser
+    add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
     return ap
 
 

@@ -292,11 +292,16 @@ def check_decisions(name: str, games: int = 12, seed: int = 99, out=sys.stdout):
                 return Failure(F_ENGINE, setup, variants, gi)
             kinds = _leaking_kinds(pol.fn, pol.params, config, keys)
             return Failure(F_M2, setup, variants, gi, kinds[0] if kinds else -1)
-    print(f"  ok    decisions: {checked:,} decisions in {len(SETUPS)} setups × "
-          f"{len(VARIANT_SETS)} variant sets × {games} games — every index legal, obs and "
-          "opts untouched, the same answer when asked twice, and unchanged when the hidden "
-          "cards are reshuffled (M2)", file=out)
+    _say(out, f"ok    decisions: {checked:,} decisions in {len(SETUPS)} setups × "
+         f"{len(VARIANT_SETS)} variant sets × {games} games — every index legal, obs and "
+         "opts untouched, the same answer when asked twice, and unchanged when the hidden "
+         "cards are reshuffled (M2)")
     return None
+
+
+def _say(out, text: str) -> None:
+    print(textwrap.fill(text, 92, initial_indent="  ", subsequent_indent="        "),
+          file=out)
 
 
 def check_tournament(name: str, deals: int = 500, seed: int = 0, out=sys.stdout) -> dict:
@@ -309,8 +314,8 @@ def check_tournament(name: str, deals: int = 500, seed: int = 0, out=sys.stdout)
     lo, hi = s["ci95"][name]
     verdict = ("stronger than greedy" if lo > 0.5 else "weaker than greedy" if hi < 0.5
                else f"no difference from greedy detectable in {s['games']} games")
-    print(f"  ok    tournament against greedy: win share {w:.3f} [{lo:.3f}, {hi:.3f}] "
-          f"(0.5 = as strong): {verdict}", file=out)
+    _say(out, f"ok    tournament against greedy: win share {w:.3f} [{lo:.3f}, {hi:.3f}] "
+         f"(0.5 = as strong): {verdict}")
     print("\n".join("        " + line for line in format_match(s).splitlines()), file=out)
     return s
 

@@ -133,6 +133,12 @@ def _never(cfg, obs, opts, n_opts, params, rng):
     return kit.VETO_NO
 
 
+@njit(cache=True)
+def _allocates(cfg, obs, opts, n_opts, params, rng):
+    values = np.arange(n_opts)[::-1].copy()   # new arrays need numba's reference counting
+    return int(np.argmin(values))
+
+
 def _results(specs, config, games=300, seed=11):
     from demos_sim.demos.policies import resolve
 
@@ -180,6 +186,11 @@ def test_register_keywords_are_checked_and_the_decorator_is_unchanged(composed):
     @njit(POLICY_SIG, cache=True)
     def plain(cfg, obs, opts, n_opts, params, rng):
         return 0
+
+    # a function without a signature that allocates arrays composes and plays (it is
+    # compiled on its own, not inside the composition, which runs without refcounting)
+    register("t_kit_alloc", public=_allocates)
+    assert position(hand="7S 8S 9S 1H 3D").decide("t_kit_alloc").text == "discard 3D, draw blind"
 
     p = get("t_kit_plain")
     assert p.fn is plain and p.params[0] == 3.0 and p.description == "d"

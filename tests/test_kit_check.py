@@ -92,8 +92,8 @@ def test_a_sound_policy_passes_with_its_match_against_greedy():
                                games=2, deals=30, out=out)
     text = " ".join(out.getvalue().split())          # lines are wrapped at 92
     assert failed == 0, text
-    assert "ok    decisions:" in text and "unchanged when the hidden cards are reshuffled" in text
-    assert "ok    tournament against greedy: win share" in text
+    assert "ok decisions:" in text and "unchanged when the hidden cards are reshuffled" in text
+    assert "ok tournament against greedy: win share" in text
     assert "first_bot" in text and "ABAB BABA" in text and text.endswith("1 of 1 passed")
 
 
@@ -121,3 +121,23 @@ def test_the_command_line(faulty, tmp_path):
     empty.write_text("x = 1\n")
     p = run(str(empty))
     assert p.returncode == 2 and "registered no DĒMOS policy" in p.stderr
+
+
+def test_restricted_forms_are_checked_too(tmp_path):
+    """A flag (``name:flag``) changes params, so the policy may read them differently:
+    here only the restricted form returns an out-of-range index."""
+    path = tmp_path / "flagged.py"
+    path.write_text(textwrap.dedent('''
+        import numba
+        from demos_sim.demos.policies import POLICY_SIG, register
+
+        @numba.njit(POLICY_SIG, cache=True)
+        def public(cfg, obs, opts, n_opts, params, rng):
+            return n_opts if params[5] > 0 else 0      # out of range under :broken only
+
+        register("t_ck_flagged", public=public, flags={"broken": 5})
+    '''))
+    out = io.StringIO()
+    assert CK.check_policies(str(path), games=1, deals=10, out=out) == 1
+    text = " ".join(out.getvalue().split())
+    assert "t_ck_flagged:broken answered option index" in text

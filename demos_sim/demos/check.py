@@ -268,35 +268,40 @@ def _new_policies(plugin: str) -> list[str]:
 
 
 def check_decisions(name: str, games: int = 12, seed: int = 99, out=sys.stdout):
-    """Part 1 for one registered policy; returns the first Failure or None."""
+    """Part 1 for one registered policy and its restricted forms (``name:flag``):
+    returns ``(spec, Failure)`` for the first failure, or None."""
     from demos_sim.demos.policies import get
 
-    pol = get(name)
+    specs = [name] + [f"{name}:{flag}" for flag in get(name).flags]
     checked = 0
-    for variants in VARIANT_SETS:
-        for setup in SETUPS:
-            config = DemosConfig(*setup, variants=variants)
-            keys = chunk_game_keys(seed, 0, 0, games)
-            total, fails = play_checked(pol.fn, pol.params, config, keys)
-            checked += int(total[E.D_CHECKED])
-            if not fails:
-                continue
-            gi, diag, row = fails[0]
-            if row is not None:
-                nopt = int(row[G_N])
-                return Failure(int(row[G_CODE]), setup, variants, gi, int(row[G_KIND]),
-                               int(row[G_IDX]), int(row[G_IDX2]), int(row[G_SEAT]),
-                               int(row[G_ROUND]),
-                               [int(x) for x in row[G_FOPTS:G_FOPTS + nopt]])
-            if diag[E.D_OBS_DIFF]:
-                return Failure(F_ENGINE, setup, variants, gi)
-            kinds = _leaking_kinds(pol.fn, pol.params, config, keys)
-            return Failure(F_M2, setup, variants, gi, kinds[0] if kinds else -1)
-    _say(out, f"ok    decisions: {checked:,} decisions in {len(SETUPS)} setups × "
+    for spec in specs:
+        pol = get(spec)
+        for variants in VARIANT_SETS:
+            for setup in SETUPS:
+                config = DemosConfig(*setup, variants=variants)
+                keys = chunk_game_keys(seed, 0, 0, games)
+                total, fails = play_checked(pol.fn, pol.params, config, keys)
+                checked += int(total[E.D_CHECKED])
+                if fails:
+                    return spec, _failure(pol, setup, variants, config, keys, *fails[0])
+    also = f" (and its restricted forms {', '.join(specs[1:])})" if specs[1:] else ""
+    _say(out, f"ok    decisions{also}: {checked:,} decisions in {len(SETUPS)} setups × "
          f"{len(VARIANT_SETS)} variant sets × {games} games — every index legal, obs and "
          "opts untouched, the same answer when asked twice, and unchanged when the hidden "
          "cards are reshuffled (M2)")
     return None
+
+
+def _failure(pol, setup, variants, config, keys, gi, diag, row) -> Failure:
+    if row is not None:
+        nopt = int(row[G_N])
+        return Failure(int(row[G_CODE]), setup, variants, gi, int(row[G_KIND]),
+                       int(row[G_IDX]), int(row[G_IDX2]), int(row[G_SEAT]),
+                       int(row[G_ROUND]), [int(x) for x in row[G_FOPTS:G_FOPTS + nopt]])
+    if diag[E.D_OBS_DIFF]:
+        return Failure(F_ENGINE, setup, variants, gi)
+    kinds = _leaking_kinds(pol.fn, pol.params, config, keys)
+    return Failure(F_M2, setup, variants, gi, kinds[0] if kinds else -1)
 
 
 def _say(out, text: str) -> None:
@@ -333,9 +338,9 @@ def check_policies(plugin: str, policies: list[str] | None = None, games: int = 
     failed = 0
     for name in names:
         print(f"{name}", file=out)
-        f = check_decisions(name, games, out=out)
-        if f is not None:
-            print(explain(name, f), file=out)
+        found = check_decisions(name, games, out=out)
+        if found is not None:
+            print(explain(*found), file=out)
             print("  skip  tournament (fix the failure above first)", file=out)
             failed += 1
             continue

@@ -386,6 +386,17 @@ def decision_functions(others=None, **decisions) -> dict[int, object]:
                             "@numba.njit (with or without POLICY_SIG)")
     if others is not None and not _is_numba_function(others):
         raise TypeError(f"others={others!r} is not a numba function")
+    for kw, fn in [*decisions.items(), ("others", others)]:
+        if isinstance(fn, Dispatcher) and not any(
+                sig.args == POLICY_SIG.args for sig in fn.nopython_signatures):
+            # compiled here, on its own: called first from inside the composition it
+            # would inherit its ``_nrt=False`` and could not allocate arrays
+            try:
+                fn.compile(POLICY_SIG.args)
+            except Exception as e:  # noqa: BLE001  (a typing error of user code)
+                raise TypeError(f"{kw}={fn.__name__} does not compile with the policy "
+                                f"signature (cfg, obs, opts, n_opts, params, rng): "
+                                f"{type(e).__name__}: {e}") from e
     out = {k: (others if others is not None else uniform) for k in KIND_NAMES}
     if "discard" in decisions:
         for k in KIND_KEYWORDS["discard"]:

@@ -383,3 +383,12 @@ def test_a_decision_reads_the_observation_it_is_given():
     pos = position(kind="allocate", mode="2v3", seat=1, figure="M")
     assert pos.options() == [1, 3, 4] and kit.is_media(kit.allocated_figure(pos.obs))
     assert list(itertools.islice(pos.texts(), 1)) == ["figure to seat 1"]
+
+
+def test_the_position_module_example_runs():
+    import doctest
+
+    from demos_sim.demos import positions
+
+    result = doctest.testmod(positions)
+    assert result.failed == 0 and result.attempted >= 3

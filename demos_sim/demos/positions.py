@@ -10,7 +10,7 @@ policy (or any policy function) and returns its :class:`Choice`, which prints in
     >>> from demos_sim.demos import position
     >>> pos = position(hand="7S 8S 9S 1H 3D", table="9C", kind="secret")
     >>> print(pos.decide("greedy"))
-    discard 1H, draw blind
+    discard 1H, take 9C
 
 :func:`setup_state` (figures, points, vetoes … in record notation) is shared with the
 tests' hand-built tables (tests/harness.py).

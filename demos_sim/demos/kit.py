@@ -38,7 +38,7 @@ from numba import config as numba_config
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
-from demos_sim.cards import FIG_TYPES, SUITS, card_code, figure_code
+from demos_sim.cards import FIG_TYPES, card_code, figure_code
 from demos_sim.demos import layout as L
 from demos_sim.demos.scoring import best_combo
 from demos_sim.registry import POLICY_SIG
@@ -349,10 +349,6 @@ def describe_options(kind, opts, n_opts=None, obs=None) -> list[str]:
     """``describe_option`` of every option, as lines ``"  3  discard 7S, take 9C"``."""
     n = len(opts) if n_opts is None else int(n_opts)
     return [f"{i:>3}  {describe_option(kind, opts[i], obs)}" for i in range(n)]
-
-
-def suit_name(s: int) -> str:
-    return f"{SUIT_SYMBOLS[s]} ({SUITS[s]})"
 
 
 # ------------------------------------------------------------------ composing a policy

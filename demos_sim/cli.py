@@ -274,15 +274,15 @@ def build_parser() -> argparse.ArgumentParser:
     vp = sub.add_parser("variants", help="list a game's variants (RULES.md Part V)")
     vp.add_argument("--game", default="demos", help="demos, protocole or assemblee")
     vp.set_defaults(func=cmd_variants)
-    from demos_sim.runner.cli_cmds import add_report_parser, add_run_parser
-    add_run_parser(sub)      # demos-sim run EXPERIMENT.toml (issue #4)
+    from demos_sim.report.cli import add_analyse_parser, add_report_parser
+    from demos_sim.runner.cli_cmds import add_run_parser
+    add_run_parser(sub)      # demos-sim run EXPERIMENT.toml
     add_report_parser(sub)   # demos-sim report RESULTS_DIR
     from demos_sim.tournament import add_tournament_parser
-    add_tournament_parser(sub)   # demos-sim tournament --policies A,B (issue #5)
-    from demos_sim.analysis.cli import add_analyse_parser
-    add_analyse_parser(sub)      # demos-sim analyse [NAME ...] (issue #6)
-    from demos_sim.analysis.tuner import add_tune_parser
-    add_tune_parser(sub)         # demos-sim tune TUNE.toml (issue #6, item 6)
+    add_tournament_parser(sub)   # demos-sim tournament --policies A,B
+    add_analyse_parser(sub)      # demos-sim analyse [NAME ...]
+    from demos_sim.tuner.cli import add_tune_parser
+    add_tune_parser(sub)         # demos-sim tune TUNE.toml
     from demos_sim.demos.check import add_check_policy_parser
     add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
     return ap

@@ -31,7 +31,7 @@ def small_analysis(tmp_path_factory):
 
     def get(name: str, games: int = SMALL_GAMES) -> Path:
         if name not in done:
-            analyse([name], out=root, games=games, workers=1, quiet=True, report=False)
+            analyse([name], out=root, games=games, workers=1, quiet=True)
             done.add(name)
         return root
 

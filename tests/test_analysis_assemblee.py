@@ -1,4 +1,4 @@
-"""L'Assemblée analyses (issue #7 item 4) and the engine/persona additions behind them."""
+"""L'Assemblée analyses (Part A) and the engine/persona additions behind them."""
 
 import math
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from demos_sim import ConfigError
-from demos_sim.analysis import assemblee as A
-from demos_sim.analysis.suite import load_tables
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.core.stats import binomial_ci
+from demos_sim.analysis.questions import assemblee as A
 from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.rules import AssembleeConfig, parse_force
 from tests.conftest import SMALL_GAMES
@@ -95,11 +96,11 @@ def test_findings_and_plots(tables, tmp_path):
 
 # ------------------------------------------------------------------ small statistics
 def test_binom_hand_computed():
-    p, lo, hi = A._binom(30, 100)
+    p, lo, hi = binomial_ci(30, 100)
     h = 1.959963984540054 * math.sqrt(0.3 * 0.7 / 100)
     assert p == 0.3 and abs(lo - (0.3 - h)) < 1e-12 and abs(hi - (0.3 + h)) < 1e-12
-    assert all(math.isnan(x) for x in A._binom(0, 0))
-    assert A._binom(0, 10) == (0.0, 0.0, 0.0)
+    assert all(math.isnan(x) for x in binomial_ci(0, 0))
+    assert binomial_ci(0, 10) == (0.0, 0.0, 0.0)
 
 
 def test_group_share_is_the_average_of_seats():

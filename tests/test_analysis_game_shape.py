@@ -1,13 +1,13 @@
-"""Seat advantage and game shape (issue #6 item 5): tables, invariants, the statistics."""
+"""Seat advantage and game shape: tables, invariants, the statistics."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import SMALL_GAMES
 
-from demos_sim.analysis import game_shape
-from demos_sim.analysis.stats import adjust, ratio_ci
-from demos_sim.analysis.suite import load_tables
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.core.stats import adjust, ratio_ci, share_of_won
+from demos_sim.analysis.questions import game_shape
 
 KEYS = ["bot", "setup"]
 
@@ -93,11 +93,11 @@ def test_share_of_won_matches_the_exact_ratio_interval():
     w = won.astype(np.int64)
     ref = ratio_ci(x.sum(), (x * x).sum(), w.sum(), (w * w).sum(), (x * w).sum(), n, 60)
     xs = x / 60
-    r, hw = game_shape.share_of_won(xs.mean(), xs.std(ddof=1), n, w.mean())
+    r, hw = share_of_won(xs.mean(), xs.std(ddof=1), n, w.mean())
     assert r == pytest.approx(ref.mean, rel=1e-12)
     assert hw == pytest.approx(ref.half_width, rel=1e-9)
     # the trivial case: a side that wins every won game has share 1 and no spread
-    r1, hw1 = game_shape.share_of_won(0.8, np.sqrt(0.8 * 0.2 * n / (n - 1)), n, 0.8)
+    r1, hw1 = share_of_won(0.8, np.sqrt(0.8 * 0.2 * n / (n - 1)), n, 0.8)
     assert r1 == pytest.approx(1.0) and hw1 == pytest.approx(0.0, abs=1e-7)
 
 

@@ -1,4 +1,4 @@
-"""The Media analysis (demos_sim/analysis/media.py) on a small seeded run.
+"""The Media analysis (demos_sim/analysis/questions/media.py) on a small seeded run.
 
 Structure and invariants of its tables, the sign convention of its paired swings on a
 hand-built input, and known zero-effect comparisons played by the runner.
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from conftest import SMALL_GAMES
 
-from demos_sim.analysis import media
-from demos_sim.analysis.suite import load_tables
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.questions import media
 
 
 @pytest.fixture(scope="module")

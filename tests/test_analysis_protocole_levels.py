@@ -1,4 +1,4 @@
-"""Protocole level difficulty analysis (issue #6 item 4): a small seeded run, its tables'
+"""Protocole level difficulty analysis (P5): a small seeded run, its tables'
 invariants, the adapter's new quantities game by game, and the statistics by hand."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from conftest import SMALL_GAMES
 
-from demos_sim.analysis import protocole_levels as PL
-from demos_sim.analysis.stats import Z95
+from demos_sim.analysis.core.stats import Z95
+from demos_sim.analysis.questions import protocole_levels as PL
 
 GAMES = SMALL_GAMES          # the session's shared small run (also the notebook test's)
 TOL = 1e-9
@@ -25,7 +25,7 @@ def out(small_analysis):
 
 @pytest.fixture(scope="module")
 def tables(out):
-    from demos_sim.analysis.suite import load_tables
+    from demos_sim.analysis.core.sections import load_tables
 
     return load_tables(out / "protocole_levels")
 

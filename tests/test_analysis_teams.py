@@ -1,4 +1,4 @@
-"""The team-fairness analysis (demos_sim/analysis/teams.py) on a small seeded run.
+"""The team-fairness analysis (demos_sim/analysis/questions/teams.py) on a small seeded run.
 
 Structure and invariants of its tables, the exact gap interval against a brute-force
 computation on synthetic games, mirror seatings and a variant that cannot matter
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from conftest import SMALL_GAMES
 
-from demos_sim.analysis import teams
-from demos_sim.analysis.suite import load_tables
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.questions import teams
 
 N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 30}
 
@@ -135,9 +135,9 @@ def test_plots(tabs, tmp_path):
 
 
 def test_tuner_cross_check(tabs):
-    """Item 3 through the tuner of item 6: one exhaustive tune per single change, whose
+    """Team fairness through the tuner: one exhaustive tune per single change, whose
     best is one of the values it searched and whose interval contains its estimate."""
-    from demos_sim.analysis.teams import TUNE_FILES
+    from demos_sim.analysis.questions.teams import TUNE_FILES
 
     t = tabs["tuner"]
     assert len(t) == len(TUNE_FILES)

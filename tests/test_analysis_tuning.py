@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from demos_sim.analysis import tuning
-from demos_sim.analysis.suite import analyse, load_tables
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.questions import tuning
+from demos_sim.analysis.suite import analyse
 
 GAMES = 128          # games per trial; the race ends at 8 x 128 = 1024 games
 
@@ -14,7 +15,7 @@ GAMES = 128          # games per trial; the race ends at 8 x 128 = 1024 games
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     out = tmp_path_factory.mktemp("tuning")
-    analyse(["tuning"], out=out, games=GAMES, workers=1, quiet=True, report=False)
+    analyse(["tuning"], out=out, games=GAMES, workers=1, quiet=True)
     return load_tables(out / "tuning"), out
 
 

@@ -1,11 +1,12 @@
-"""Variant impact (issue #6 item 7) and the one-at-a-time sweep behind it."""
+"""Variant impact (Part V) and the one-at-a-time sweep behind it."""
 
 import numpy as np
 import pytest
 
-from demos_sim.analysis import variants
-from demos_sim.analysis.stats import adjust
-from demos_sim.analysis.suite import experiment_path, load_tables
+from demos_sim.analysis.core.protocol import experiment_path
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.core.stats import adjust
+from demos_sim.analysis.questions import variants
 from demos_sim.runner.experiment import load_experiment
 
 
@@ -96,7 +97,7 @@ def test_robustness_flags_sign_flips():
     """Synthetic key figures: one agreement, one fragile, one flip."""
     import pandas as pd
 
-    from demos_sim.analysis import robustness
+    from demos_sim.analysis.questions import robustness
 
     kf = pd.DataFrame([
         ("x", "a", "greedy", 0.02, 0.01, 0.03), ("x", "a", "heuristic", 0.03, 0.01, 0.05),

@@ -1,13 +1,14 @@
-"""Veto value (issue #6 item 1): tables, invariants, structural zeros, the statistics."""
+"""Veto value (D3.4.1): tables, invariants, structural zeros, the statistics."""
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import SMALL_GAMES
 
-from demos_sim.analysis import veto
-from demos_sim.analysis.stats import Z95, adjust
-from demos_sim.analysis.suite import Run, Runs, experiment_path, load_tables
+from demos_sim.analysis.core.protocol import Run, Runs, experiment_path
+from demos_sim.analysis.core.sections import load_tables
+from demos_sim.analysis.core.stats import Z95, adjust
+from demos_sim.analysis.questions import veto
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path):
     """Known zero effect through the whole pipeline: the simplified rules have no unanimous
     turn (D8), so barring the veto changes nothing — every paired difference is exactly 0
     and its interval contains 0."""
-    from demos_sim.report.build import _load
+    from demos_sim.runner.results import load_results
     from demos_sim.runner.experiment import load_experiment
     from demos_sim.runner.run import run_experiment
 
@@ -105,7 +106,7 @@ def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path):
     path.write_text(text)
     exp = load_experiment(path, bot="greedy").with_games(1024)
     run_experiment(exp, out=tmp_path / "run", workers=1, quiet=True)
-    meta, res, hists = _load(tmp_path / "run")
+    meta, res, hists = load_results(tmp_path / "run")
     runs = Runs({("veto_individual_3p", "greedy"): Run("veto_individual_3p", "greedy", res,
                                                        hists, meta, tmp_path / "run")})
     v = veto.value_table(runs)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from demos_sim.analysis.stats import Z95, ratio_ci
+from demos_sim.runner.intervals import Z95, ratio_ci
 from demos_sim.demos import layout as L
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import play_chunk

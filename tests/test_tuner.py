@@ -1,4 +1,4 @@
-"""The tuner (demos_sim.analysis.tuner): planted optimum, determinism, bad input, a real run."""
+"""The tuner (demos_sim.tuner): planted optimum, determinism, bad input, a real run."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from demos_sim import ConfigError
-from demos_sim.analysis.tuner import load_tune, main_effects, pareto_mask, tune
+from demos_sim.tuner.search import main_effects, pareto_mask, tune
+from demos_sim.tuner.spec import load_tune
 from demos_sim.cli import main
 
 HEAD = """

@@ -1,3 +1,3 @@
-"""Reports of a results folder: HTML page and Markdown summary with matplotlib plots."""
-
-from demos_sim.report.build import build_report  # noqa: F401
+"""Reports: one run's HTML page and Markdown summary with plots (:mod:`.build`), and the
+designer's analyses report from their sections (:mod:`.analyses`); the commands that write
+them (:mod:`.cli`)."""

@@ -1,8 +1,9 @@
 """The analyses report: ``<out>/report.html`` and ``report.md``, one section per analysis.
 
-Built from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<name>/``
-(``section.json``, the CSV tables, the PNG plots), so it can be rebuilt without playing a
-game (``demos-sim analyse --report-only``). Every section shows its method, its findings,
+Built only from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<name>/``
+(``section.json``, the CSV tables, the PNG plots, read with
+:mod:`demos_sim.analysis.core.sections`), so it can be rebuilt without playing a game
+(``demos-sim analyse --report-only``). Every section shows its method, its findings,
 its flags (conclusions to distrust: a sign that flips between bot rungs, a level that is
 not harder than the one below …), its tables with sample sizes and 95% intervals, its
 plots, and the provenance of every run (experiment, bot, seed, games, rules contract,
@@ -11,35 +12,23 @@ version, git revision).
 
 from __future__ import annotations
 
-import base64
 import html
-import json
-import math
 from pathlib import Path
 
 import pandas as pd
 
-from demos_sim.report.build import _CSS, _html_table, _md_table
+from demos_sim.analysis.core.formatting import cell
+from demos_sim.analysis.core.sections import has_section, read_section
+from demos_sim.report.markup import html_figure, html_page, html_table, md_table
+from demos_sim.runner.store import atomic_write_text
 
 MAX_ROWS = 80
-
-
-def _cell(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        if math.isnan(v):
-            return ""
-        if v != 0 and (abs(v) >= 1e5 or abs(v) < 1e-3):
-            return f"{v:.3g}"
-        return f"{v:.4f}".rstrip("0").rstrip(".") if abs(v) < 1000 else f"{v:.1f}"
-    return str(v)
 
 
 def _rows(df: pd.DataFrame) -> list[list[str]]:
     rows = [[str(c) for c in df.columns]]
     for rec in df.head(MAX_ROWS).itertuples(index=False):
-        rows.append([_cell(v) for v in rec])
+        rows.append([cell(v) for v in rec])
     return rows
 
 
@@ -53,15 +42,9 @@ def _provenance(runs: list[dict]) -> list[list[str]]:
     return rows
 
 
-def sections(out: Path) -> list[dict]:
-    from demos_sim.analysis.suite import ANALYSES, SECTION
-
-    found = []
-    for name in ANALYSES:
-        path = out / name / SECTION
-        if path.exists():
-            found.append(json.loads(path.read_text(encoding="utf-8")))
-    return found
+def sections(out: Path, names: list[str]) -> list[dict]:
+    """The sections written under ``out``, in the order of ``names``."""
+    return [read_section(out / n) for n in names if has_section(out / n)]
 
 
 def _contract_line(secs: list[dict]) -> str:
@@ -76,11 +59,11 @@ def _contract_line(secs: list[dict]) -> str:
             + " (see each section's runs).")
 
 
-def build_analyses_report(out: str | Path) -> tuple[Path, Path]:
-    from demos_sim.runner.store import atomic_write_text
-
+def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path]:
+    """``<out>/report.html`` and ``report.md``: a section per name of ``names`` (the report
+    order) that has one under ``out``."""
     out = Path(out)
-    secs = sections(out)
+    secs = sections(out, names)
     title = "demos-sim — the designer's analyses"
     intro = ("Each section answers one of the designer's questions. Every figure carries "
              "its sample size and a 95% confidence interval; comparisons between settings "
@@ -113,20 +96,15 @@ def build_analyses_report(out: str | Path) -> tuple[Path, Path]:
             df = pd.read_csv(path)
             more = f" (first {MAX_ROWS} of {len(df)} rows)" if len(df) > MAX_ROWS else ""
             md += [f"### {t}{more}", "", f"[{t}.csv]({s['name']}/{t}.csv)", "",
-                   _md_table(_rows(df)), ""]
-            body += [f"<h3>{html.escape(t)}{html.escape(more)}</h3>", _html_table(_rows(df))]
+                   md_table(_rows(df)), ""]
+            body += [f"<h3>{html.escape(t)}{html.escape(more)}</h3>", html_table(_rows(df))]
         for fig in s["figures"]:
             md += [f"![{fig}]({s['name']}/{fig})", ""]
-            data = base64.b64encode((folder / fig).read_bytes()).decode("ascii")
-            body.append(f'<figure><img alt="{html.escape(fig)}" '
-                        f'src="data:image/png;base64,{data}"><figcaption>'
-                        f"{html.escape(fig)}</figcaption></figure>")
+            body.append(html_figure((folder / fig).read_bytes(), fig, fig))
         if s["runs"]:
-            md += ["*Runs*", "", _md_table(_provenance(s["runs"])), ""]
-            body += ["<h3>Runs</h3>", _html_table(_provenance(s["runs"]))]
-    page = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            + "\n".join(body) + "</body></html>\n")
+            md += ["*Runs*", "", md_table(_provenance(s["runs"])), ""]
+            body += ["<h3>Runs</h3>", html_table(_provenance(s["runs"]))]
+    page = html_page(title, body)
     html_path, md_path = out / "report.html", out / "report.md"
     atomic_write_text(md_path, "\n".join(md))
     atomic_write_text(html_path, page)

@@ -18,59 +18,26 @@ no display needed.
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 import math
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
-from demos_sim import ConfigError
+from demos_sim.analysis.core.formatting import interval
+from demos_sim.analysis.core.plotting import panels, png_bytes
+from demos_sim.report.markup import html_figure, html_page, html_table, md_table
+from demos_sim.runner.results import load_results
+from demos_sim.runner.store import atomic_write_bytes, atomic_write_text
 
 _FMT = "{:.4f}"
 
 
-def _load(results_dir: Path):
-    from demos_sim.runner.run import HISTOGRAMS, META, RESULTS
-    from demos_sim.runner.store import sha256_file
-
-    meta_path = results_dir / META
-    if not meta_path.exists():
-        raise ConfigError(f"{results_dir}: no {META} (not a folder written by `demos-sim run`)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        files = meta["files"]
-    except (ValueError, KeyError, TypeError) as e:
-        raise ConfigError(f"{results_dir}: {META} is damaged ({type(e).__name__}: {e}); "
-                          "run the experiment again") from None
-    for name in (RESULTS, HISTOGRAMS):
-        path = results_dir / name
-        if not path.exists() or sha256_file(path) != files.get(name):
-            raise ConfigError(f"{results_dir}: {name} does not match {META} "
-                              "(a run stopped while writing? run it again)")
-    return meta, pd.read_parquet(results_dir / RESULTS), pd.read_parquet(results_dir / HISTOGRAMS)
-
-
 # ------------------------------------------------------------------ plots
-def _figure(n_panels: int, height: float = 3.6):
-    from demos_sim.analysis.plotting import figure
-
-    fig, ax = figure(n_panels, 1, 5.0, height, min_width=5.5)
-    return fig, ax[0]
-
-
-def _png(fig) -> bytes:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
-
-
 def _shares_plot(meta, df, diff: bool) -> bytes:
     blocks = sorted(df["block"].unique())
-    fig, axes = _figure(len(blocks))
+    fig, axes = panels(len(blocks))
     for ax, b in zip(axes, blocks):
         rows = df[(df["block"] == b) & (df["metric"] == "win_share")]
         pts = [p for p in meta["points"] if p["block"] == b]
@@ -98,12 +65,12 @@ def _shares_plot(meta, df, diff: bool) -> bytes:
         ax.set_title(f"{pts[0]['players']} players" if pts else "")
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize="small")
-    return _png(fig)
+    return png_bytes(fig)
 
 
 def _hist_plot(meta, hist, metric: str, xlabel: str) -> bytes:
     blocks = sorted(hist["block"].unique())
-    fig, axes = _figure(len(blocks))
+    fig, axes = panels(len(blocks))
     for ax, b in zip(axes, blocks):
         rows = hist[(hist["block"] == b) & (hist["metric"] == metric)]
         for p in [p for p in meta["points"] if p["block"] == b]:
@@ -121,14 +88,14 @@ def _hist_plot(meta, hist, metric: str, xlabel: str) -> bytes:
         ax.set_title(f"{pts[0]['players']} players")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
-    return _png(fig)
+    return png_bytes(fig)
 
 
 # ------------------------------------------------------------------ text
 def _ci(lo, hi) -> str:
     if lo is None or (isinstance(lo, float) and math.isnan(lo)):
         return ""
-    return f"[{_FMT.format(lo)}, {_FMT.format(hi)}]"
+    return interval(lo, hi, _FMT)
 
 
 def _num(v) -> str:
@@ -204,33 +171,11 @@ _NOTES = (
 )
 
 
-def _md_table(rows) -> str:
-    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows[1:]]
-    return "\n".join(out)
-
-
-def _html_table(rows) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
-                   for r in rows[1:])
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-_CSS = ("body{font-family:system-ui,sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}"
-        "table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #ccc;"
-        "padding:.2rem .5rem;text-align:left;font-variant-numeric:tabular-nums}"
-        "th{background:#f3f3f3}img{max-width:100%}pre{background:#f6f6f6;padding:.8rem;"
-        "overflow-x:auto}")
-
-
 def build_report(results_dir: str | Path, out: str | Path | None = None) -> tuple[Path, Path]:
     """Write the report of ``results_dir`` into ``out`` (default: ``results_dir``)."""
-    from demos_sim.runner.store import atomic_write_bytes, atomic_write_text
-
     results_dir = Path(results_dir)
     out = Path(out) if out is not None else results_dir
-    meta, df, hist = _load(results_dir)
+    meta, df, hist = load_results(results_dir)
     (out / "plots").mkdir(parents=True, exist_ok=True)
 
     plots: list[tuple[str, str, bytes]] = [
@@ -256,9 +201,9 @@ def build_report(results_dir: str | Path, out: str | Path | None = None) -> tupl
     md = [f"# {title}", ""]
     if exp["description"]:
         md += [exp["description"], ""]
-    md += [_md_table([["", ""]] + [[k, v] for k, v in stamp]), "",
-           "## Win share by side (M1)", "", _md_table(win), "",
-           "## Other metrics", "", _md_table(other), "", "## Plots", ""]
+    md += [md_table([["", ""]] + [[k, v] for k, v in stamp]), "",
+           "## Win share by side (M1)", "", md_table(win), "",
+           "## Other metrics", "", md_table(other), "", "## Plots", ""]
     for name, caption, _ in plots:
         md += [f"![{caption}](plots/{name})", "", f"*{caption}*", ""]
     md += ["## How to read it", "", _NOTES, "", "## Experiment file", "", "```toml",
@@ -267,19 +212,14 @@ def build_report(results_dir: str | Path, out: str | Path | None = None) -> tupl
     body = [f"<h1>{html.escape(title)}</h1>"]
     if exp["description"]:
         body.append(f"<p>{html.escape(exp['description'])}</p>")
-    body.append(_html_table([["", ""]] + [[k, v] for k, v in stamp]))
-    body += ["<h2>Win share by side (M1)</h2>", _html_table(win),
-             "<h2>Other metrics</h2>", _html_table(other), "<h2>Plots</h2>"]
+    body.append(html_table([["", ""]] + [[k, v] for k, v in stamp]))
+    body += ["<h2>Win share by side (M1)</h2>", html_table(win),
+             "<h2>Other metrics</h2>", html_table(other), "<h2>Plots</h2>"]
     for name, caption, png in plots:
-        data = base64.b64encode(png).decode("ascii")
-        body.append(f'<figure><img alt="{html.escape(caption)}" '
-                    f'src="data:image/png;base64,{data}"><figcaption>{html.escape(caption)}'
-                    f"</figcaption></figure>")
+        body.append(html_figure(png, caption, caption))
     body += ["<h2>How to read it</h2>", f"<p>{html.escape(_NOTES)}</p>",
              "<h2>Experiment file</h2>", f"<pre>{html.escape(exp['file'])}</pre>"]
-    page = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            + "\n".join(body) + "</body></html>\n")
+    page = html_page(title, body)
 
     html_path, md_path = out / "report.html", out / "report.md"
     atomic_write_text(md_path, "\n".join(md))

@@ -1,4 +1,4 @@
-"""``demos-sim run`` and ``demos-sim report``: parse, call, print (registered in cli.py)."""
+"""``demos-sim run``: parse, call, print (registered in cli.py)."""
 
 from __future__ import annotations
 
@@ -24,16 +24,6 @@ def add_run_parser(sub) -> None:
                     help="results folder (default results/<experiment name>)")
     rp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     rp.set_defaults(func=cmd_run)
-
-
-def add_report_parser(sub) -> None:
-    pp = sub.add_parser("report", help="HTML + Markdown report of a results folder",
-                        description="Write report.html, report.md and plots/*.png for a "
-                                    "results folder written by `demos-sim run`.")
-    pp.add_argument("results", metavar="RESULTS_DIR")
-    pp.add_argument("--out", metavar="DIR", default=None,
-                    help="where to write the report (default: the results folder)")
-    pp.set_defaults(func=cmd_report)
 
 
 def _ci(lo, hi) -> str:
@@ -82,12 +72,4 @@ def cmd_run(args: argparse.Namespace) -> int:
                          scheduler=args.scheduler, quiet=args.quiet)
     if not args.quiet:
         print_summary(res)
-    return 0
-
-
-def cmd_report(args: argparse.Namespace) -> int:
-    from demos_sim.report import build_report
-
-    html, md = build_report(args.results, out=args.out)
-    print(f"wrote {html} and {md}")
     return 0

@@ -159,13 +159,21 @@ def load_experiment(path: str | Path, bot: str | None = None) -> Experiment:
     run one file at several rungs of the bot ladder.
     """
     path = Path(path)
-    P = _Parser(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ExperimentError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ExperimentError(f"{path}: cannot read: {e}") from None
+    return parse_experiment(text, path, bot)
+
+
+def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Experiment:
+    """Validate the text of an experiment file read from ``path`` (named in errors, and
+    the default name); as :func:`load_experiment` otherwise. The tuner passes the text
+    of a tune file without its ``[tune]`` tables."""
+    path = Path(path)
+    P = _Parser(path)
     if bot is not None:
         text = text.replace("{bot}", bot)
     elif "{bot}" in text:

@@ -38,7 +38,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import mean_ci, paired_diff_ci, ratio_ci
+from demos_sim.runner.intervals import mean_ci, paired_diff_ci, ratio_ci
 
 
 def _grid_column(values: list):

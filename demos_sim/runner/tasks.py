@@ -8,7 +8,7 @@ side/seat, or one for the game) the chunk aggregate holds exact int64 sums:
 - ``p.q.cross``      Σ x·x_ref, with x_ref the same game played at the block's reference
   point (same deal: every grid point of a block plays the same chunk seeds); present for
   points that have a reference. With ``ref.q.sq`` this gives Σ (x − x_ref)², hence the
-  sample variance of the per-game paired differences (:mod:`demos_sim.analysis.stats`).
+  sample variance of the per-game paired differences (:mod:`demos_sim.runner.intervals`).
 - ``p.q.hist``       (columns, bins) histogram for quantities that keep one.
 - ``p.q.xper``       Σ x·y for a ratio quantity (``Quantity.per``), ``y`` its
   denominator's value in the same game (the delta-method interval needs it).

@@ -1,4 +1,4 @@
-"""Team-mode fairness (issue #6 item 3): is each side's chance to win the same?
+"""Team-mode fairness (D9): is each side's chance to win the same?
 
 **Fair** here means every *player* has the same chance of being on the winning side. A
 team's members all win when it wins, so this is the same as equal side win shares: in
@@ -23,21 +23,26 @@ mode and bot). The best option (smallest ``U``) and the runner-up are then repla
 **fresh deals** (another seed, so the winner's curse of the screen does not bias them),
 with the default, and their paired difference of ``U`` (each option's worst side from the
 screen, with its sign, per game) gives the interval of "best − runner-up" and
-"best − default".
+"best − default". The same question is put to the generic tuner too (:data:`TUNES`, run by
+the suite; table ``tuner``).
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.robustness import sign_flips
-
-from demos_sim.analysis.stats import Z95, adjust, p_value
+from demos_sim.analysis.core.formatting import pp
+from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
+from demos_sim.analysis.core.plotting import error_bars, figure
+from demos_sim.analysis.core.protocol import Tune, experiment_path
+from demos_sim.analysis.core.stats import Z95, adjust, p_value, sample_mean_ci
+from demos_sim.runner.experiment import load_experiment
+from demos_sim.runner.games import SHARE_SCALE, adapter
+from demos_sim.sim_common import CHUNK
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
 METHOD = (
@@ -53,15 +58,17 @@ METHOD = (
     "the runner-up are replayed with the default on fresh deals (a second seed, so the "
     "selection does not bias them) and compared by the paired per-game difference of their "
     "worst side's signed gap (95% interval). The same question is also put to the "
-    "generic tuner (demos-sim tune, item 6): one tune file per single change (a seating, "
+    "generic tuner (demos-sim tune): one tune file per single change (a seating, "
     "or team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, "
     "raced on fresh deals, 95% paired bootstrap intervals (table tuner).")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
 SHOW = ["summary", "confirm", "tuner", "options", "decided"]
-# the same question through the generic tuner (item 6): one file per single rule change
+# the same question through the generic tuner: one file per single rule change, run by
+# the suite at the first rung (a quick look: --games per trial, the race to 4x)
 TUNE_FILES = {"teams_tune_2v2_seating": "2v2", "teams_tune_2v3_seating": "2v3",
               "teams_tune_2v3_team_vetoes": "2v3", "teams_tune_2v2p1_seating": "2v2+1"}
+TUNES = [Tune(f, quick_final=4) for f in TUNE_FILES]
 MODES = {"teams_2v2": "2v2", "teams_2v3": "2v3", "teams_2v3_vetoes": "2v3",
          "teams_2v2p1": "2v2+1"}
 DEFAULT_SEATING = {"2v2": "ABAB", "2v3": "ABABB", "2v2+1": "ABABI"}
@@ -220,6 +227,8 @@ def _bins(runs, metric: str) -> pd.DataFrame:
 
 
 def tables(runs) -> dict[str, pd.DataFrame]:
+    """The screen (sides, options, decided games), its summary, the fresh-deal check of
+    the best options (follow-up games: ``runs.workers``) and the tuner's answer."""
     sides = _options(runs)
     opts = _option_summary(sides)
     decided = _bins(runs, "decided")
@@ -228,16 +237,14 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                       & (decided["share"] > 0)].reset_index(drop=True)
     ind = _bins(runs, "independent_condition")
     ind = ind[ind["mode"] == "2v2+1"].reset_index(drop=True)
-    out = {"sides": sides, "options": opts, "decided": decided, "decided_by_seating":
-           decided_all, "independent_condition": ind}
-    out["summary"] = _summary(opts, None)
-    return out
+    conf = confirm(runs, opts, runs.workers)
+    return {"sides": sides, "options": opts, "decided": decided, "decided_by_seating":
+            decided_all, "independent_condition": ind, "summary": _summary(opts, conf),
+            "confirm": conf, "tuner": tuner_table(runs)}
 
 
 # ------------------------------------------------------------------ fresh-deal check
 def _confirm_chunk(configs: list, specs: list, seed: int, chunk: int, count: int):
-    from demos_sim.runner.games import adapter
-
     ad = adapter("demos")
     return [ad.play(c, list(s), (), seed, chunk, count)["win_share"]
             for c, s in zip(configs, specs)]
@@ -245,10 +252,6 @@ def _confirm_chunk(configs: list, specs: list, seed: int, chunk: int, count: int
 
 def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
     """Replay default, best and runner-up of every (bot, mode) on fresh deals, paired."""
-    from demos_sim.analysis.suite import experiment_path
-    from demos_sim.runner.experiment import load_experiment
-    from demos_sim.sim_common import CHUNK
-
     rows = []
     for (bot, mode), g in opts.groupby(["bot", "mode"], sort=False):
         b, r2, d = _picks(g)
@@ -281,11 +284,9 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
             labels = cfg.side_labels()
             j = labels.index(r["worst_side"])
             sign = 1.0 if r["worst_gap"] >= 0 else -1.0
-            from demos_sim.runner.games import SHARE_SCALE
-
             h[role] = sign * per_game_gap(x / SHARE_SCALE)[:, j]
         for role, r in picks.items():
-            e = _mean_ci(h[role])
+            e = sample_mean_ci(h[role])
             rows.append({"bot": bot, "mode": mode, "role": role, "option": r["option"],
                          "seed": seed, "games": n, "screen_unfairness": r["unfairness"],
                          "unfairness": e[0], "ci_low": e[1], "ci_high": e[2],
@@ -294,7 +295,7 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
         for a, b in (("best", "runner-up"), ("best", "default")):
             if picks[a]["option"] == picks[b]["option"]:
                 continue
-            e = _mean_ci(h[a] - h[b])
+            e = sample_mean_ci(h[a] - h[b])
             rows.append({"bot": bot, "mode": mode, "role": f"{a} - {b}",
                          "option": picks[a]["option"], "seed": seed, "games": n,
                          "screen_unfairness": picks[a]["unfairness"] - picks[b]["unfairness"],
@@ -302,13 +303,6 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
                          "vs": picks[b]["option"], "diff": e[0], "diff_ci_low": e[1],
                          "diff_ci_high": e[2], "distinguishable": bool(e[1] > 0 or e[2] < 0)})
     return pd.DataFrame(rows)
-
-
-def _mean_ci(v: np.ndarray) -> tuple[float, float, float]:
-    n = len(v)
-    m = float(v.mean())
-    half = Z95 * float(v.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    return m, m - half, m + half
 
 
 def _picks(g: pd.DataFrame):
@@ -357,43 +351,15 @@ def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def build(out, workers: int = 1, games: int | None = None, quiet: bool = False):
-    """Run the screen with the runner, then the fresh-deal check of the best options."""
-    import time
-
-    from demos_sim.analysis.suite import run_experiments
-
-    runs = run_experiments(sys.modules[__name__], Path(out), workers, games, quiet)
-    t = tables(runs)
-    t0 = time.perf_counter()
-    t["confirm"] = confirm(runs, t["options"], workers)
-    if not quiet:
-        print(f"  fresh-deal check of best / runner-up / default "
-              f"({time.perf_counter() - t0:.1f} s)", flush=True)
-    t["summary"] = _summary(t["options"], t["confirm"])
-    t["tuner"] = tuner_check(Path(out), workers, games, quiet)
-    return t, runs
-
-
-def tuner_check(out: Path, workers: int = 1, games: int | None = None,
-                quiet: bool = True) -> pd.DataFrame:
+def tuner_table(runs) -> pd.DataFrame:
     """The closest-to-fair single change found by ``demos-sim tune`` (exhaustive over each
     file's one parameter, racing on fresh deals), first rung only: side parity = max − min
     side win share, its 95% bootstrap interval, and the paired differences from the
     default setting and the runner-up."""
-    from demos_sim.analysis.suite import experiment_path
-    from demos_sim.analysis.tuner import load_tune, tune
-
-    bot = next(iter(RUNGS))
     rows = []
     for stem, mode in TUNE_FILES.items():
-        spec = load_tune(experiment_path(stem), bot=bot)
-        if games is not None:
-            spec = spec.with_budget(games=games, final_games=4 * games)
-        s = tune(spec, out=out / "runs" / spec.name, workers=workers, quiet=True)
-        if not quiet:
-            print(f"  tuned {spec.name}: {s['search']['description']} ({s['wall_s']:.1f} s)",
-                  flush=True)
+        t = runs.tune(stem)
+        s, bot = t.summary, t.bot
         (param,) = s["params"]
         row = {"mode": mode, "parameter": param, "bot": bot,
                "search": s["search"]["description"], "default": s["default"]["values"][param],
@@ -416,18 +382,6 @@ def tuner_check(out: Path, workers: int = 1, games: int | None = None,
 
 
 # ------------------------------------------------------------------------------- plots
-def _figure(n_panels: int, height: float = 3.8, width: float = 5.0, rows: int = 1):
-    from demos_sim.analysis.plotting import figure
-
-    fig, ax = figure(n_panels, rows, width, height, min_width=5.5)
-    return fig, [list(r) for r in ax]
-
-
-def _err(mean, lo, hi):
-    mean, lo, hi = (np.asarray(x, float) for x in (mean, lo, hi))
-    return np.vstack([np.clip(mean - lo, 0, None), np.clip(hi - mean, 0, None)])
-
-
 def plots(tables: dict, folder: Path) -> list[str]:
     folder = Path(folder)
     names = []
@@ -436,7 +390,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     modes = [m for m in ("2v2", "2v3", "2v2+1") if m in set(sides["mode"])]
     colours = {"A": "#3a6fb0", "B": "#d9822b", "I": "#4a9d5b"}
     if len(sides):
-        fig, axes = _figure(len(modes), height=3.8, width=6.0, rows=len(bots))
+        fig, axes = figure(len(modes), len(bots), 6.0, 3.8, min_width=5.5)
         for bi, bot in enumerate(bots):
             for ax, mode in zip(axes[bi], modes):
                 g = sides[(sides["bot"] == bot) & (sides["mode"] == mode)]
@@ -451,8 +405,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
                 for k, s in enumerate(side_list):
                     h = g[g["side"] == s].set_index("option").reindex(order)
                     ax.bar(x - 0.4 + wdt * (k + 0.5), h["share"], wdt, color=colours.get(s),
-                           label=f"side {s}", yerr=_err(h["share"], h["ci_low"], h["ci_high"]),
-                           capsize=1.5)
+                           label=f"side {s}",
+                           yerr=error_bars(h["share"], h["ci_low"], h["ci_high"]), capsize=1.5)
                 par = g.drop_duplicates("option").set_index("option").reindex(order)
                 ax.scatter(x, par["parity"], marker="_", s=160, color="k", zorder=3,
                            label="parity")
@@ -463,15 +417,15 @@ def plots(tables: dict, folder: Path) -> list[str]:
         fig.savefig(folder / "sides.png")
         names.append("sides.png")
 
-        fig, axes = _figure(len(modes), height=3.8, width=6.0, rows=len(bots))
+        fig, axes = figure(len(modes), len(bots), 6.0, 3.8, min_width=5.5)
         for bi, bot in enumerate(bots):
             for ax, mode in zip(axes[bi], modes):
                 g = opts[(opts["bot"] == bot) & (opts["mode"] == mode)].sort_values("rank")
                 x = np.arange(len(g))
                 col = ["#c44" if o == "default" else "#3a6fb0" if r == 1 else "#999"
                        for o, r in zip(g["option"], g["rank"])]
-                ax.bar(x, g["unfairness"], color=col,
-                       yerr=_err(g["unfairness"], g["u_ci_low"], g["u_ci_high"]), capsize=1.5)
+                ax.bar(x, g["unfairness"], color=col, capsize=1.5,
+                       yerr=error_bars(g["unfairness"], g["u_ci_low"], g["u_ci_high"]))
                 ax.set_xticks(x, [o.replace("seating=", "").replace("team_vetoes=", "tv=")
                                   for o in g["option"]], rotation=90, fontsize=6)
                 ax.set_ylabel("unfairness U = max |gap| (95% CI)")
@@ -484,7 +438,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
         d = dec[dec["mode"] == "2v2+1"]
         bins = [b for b in dict.fromkeys(d["bin"]) if d[d["bin"] == b]["share"].max() > 0]
         bots = list(dict.fromkeys(d["bot"]))
-        fig, axes = _figure(len(bots), height=4.5, width=7.0)
+        fig, axes = figure(len(bots), 1, 7.0, 4.5, min_width=5.5)
         for ax, bot in zip(axes[0], bots):
             g = d[d["bot"] == bot]
             seats = list(dict.fromkeys(g["seating"]))
@@ -506,7 +460,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 # ---------------------------------------------------------------------------- findings
 def _p(x: float) -> str:
-    return f"{100 * x:.1f}"
+    """A share in percent, unsigned: ``12.3``."""
+    return pp(x, "{:.1f}")
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -612,4 +567,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
             rows.append({"figure": f"{r.mode}: best option - default, unfairness (fresh deals)",
                          "bot": r.bot, "mean": r.diff, "ci_low": r.diff_ci_low,
                          "ci_high": r.diff_ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,4 +1,4 @@
-"""Media impact (issue #6 item 2): what the two Media cards do to who wins.
+"""Media impact: what the two Media cards (D6) do to who wins.
 
 Two kinds of evidence, kept apart:
 
@@ -28,9 +28,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.robustness import sign_flips
-
-from demos_sim.analysis.stats import adjust, p_value
+from demos_sim.analysis.core.formatting import interval, pct, pp
+from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
+from demos_sim.analysis.core.plotting import error_bars, panels
+from demos_sim.analysis.core.stats import adjust, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
@@ -232,20 +233,8 @@ def _swing_table(diffs: pd.DataFrame, refs: pd.DataFrame,
 
 
 # ------------------------------------------------------------------------------ plots
-def _figure(n_panels: int, height: float = 3.6, width: float = 5.0):
-    from demos_sim.analysis.plotting import figure
-
-    fig, ax = figure(n_panels, 1, width, height, min_width=5.5)
-    return fig, list(ax[0])
-
-
 def _bots(df) -> list[str]:
     return list(dict.fromkeys(df["bot"])) if len(df) else []
-
-
-def _err(mean, lo, hi):
-    mean, lo, hi = (np.asarray(x, float) for x in (mean, lo, hi))
-    return np.vstack([np.clip(mean - lo, 0, None), np.clip(hi - mean, 0, None)])
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
@@ -254,7 +243,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     bm = tables["by_media"]
     if len(bm):
         bots = _bots(bm)
-        fig, axes = _figure(len(bots))
+        fig, axes = panels(len(bots))
         for ax, bot in zip(axes, bots):
             g = bm[bm["bot"] == bot]
             setups = list(dict.fromkeys(g["setup"]))
@@ -262,7 +251,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
             for k, off in zip((0, 1, 2), (-0.27, 0, 0.27)):
                 h = g[g["media_held"] == k].set_index("setup").reindex(setups)
                 ax.bar(x + off, h["win_share"], 0.26, label=f"{k} Media",
-                       yerr=_err(h["win_share"], h["ci_low"], h["ci_high"]), capsize=2)
+                       yerr=error_bars(h["win_share"], h["ci_low"], h["ci_high"]), capsize=2)
             par = g.drop_duplicates("setup").set_index("setup").reindex(setups)
             ax.scatter(x, par["mean_player_share"], marker="_", s=400, color="k",
                        label="mean player", zorder=3)
@@ -276,14 +265,14 @@ def plots(tables: dict, folder: Path) -> list[str]:
     sw = tables["swing"]
     if len(sw):
         bots = _bots(sw)
-        fig, axes = _figure(len(bots), height=4.0)
+        fig, axes = panels(len(bots), height=4.0)
         for ax, bot in zip(axes, bots):
             g = sw[sw["bot"] == bot].reset_index(drop=True)
             labels = [f"{s} {('no winner' if m == 'no_winner' else side)}"
                       for s, m, side in zip(g["setup"], g["metric"], g["side"])]
             y = np.arange(len(g))
             colours = ["#c44" if m == "no_winner" else "#36a" for m in g["metric"]]
-            ax.errorbar(g["effect"], y, xerr=_err(g["effect"], g["effect_ci_low"],
+            ax.errorbar(g["effect"], y, xerr=error_bars(g["effect"], g["effect_ci_low"],
                                                   g["effect_ci_high"]),
                         fmt="none", ecolor="k", capsize=2)
             ax.scatter(g["effect"], y, c=colours, zorder=3)
@@ -298,7 +287,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ind = sw[(sw["metric"] == "win_share") & sw["setup"].str.startswith("individual")]
         if len(ind):
             bots = _bots(ind)
-            fig, axes = _figure(len(bots), height=3.0)
+            fig, axes = panels(len(bots), height=3.0)
             for ax, bot in zip(axes, bots):
                 g = ind[ind["bot"] == bot]
                 setups = list(dict.fromkeys(g["setup"]))
@@ -323,15 +312,15 @@ def plots(tables: dict, folder: Path) -> list[str]:
     tg = tables["targeted"]
     if len(tg):
         bots = _bots(tg)
-        fig, axes = _figure(len(bots))
+        fig, axes = panels(len(bots))
         for ax, bot in zip(axes, bots):
             g = tg[tg["bot"] == bot]
             x = np.arange(len(g))
             ax.bar(x - 0.2, g["targeted"], 0.4, label="aimed at by a Media",
-                   yerr=_err(g["targeted"], g["targeted_ci_low"], g["targeted_ci_high"]),
+                   yerr=error_bars(g["targeted"], g["targeted_ci_low"], g["targeted_ci_high"]),
                    capsize=2)
             ax.bar(x + 0.2, g["not_targeted"], 0.4, label="not aimed at",
-                   yerr=_err(g["not_targeted"], g["not_targeted_ci_low"],
+                   yerr=error_bars(g["not_targeted"], g["not_targeted_ci_low"],
                              g["not_targeted_ci_high"]), capsize=2)
             ax.set_xticks(x, g["setup"], rotation=20)
             ax.set_ylabel("win share of the player (95% CI)")
@@ -342,13 +331,13 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     parts = [(n, tables[n]) for n in ("independent", "revealed") if len(tables.get(n, ()))]
     if parts:
-        fig, axes = _figure(len(parts), height=4.0)
+        fig, axes = panels(len(parts), height=4.0)
         for ax, (name, t) in zip(axes, parts):
             t = t[t["metric"].isin(["win_share", "no_winner"])].reset_index(drop=True)
             labels = [f"{b} {s} {('no winner' if m == 'no_winner' else side)}"
                       for b, s, m, side in zip(t["bot"], t["setup"], t["metric"], t["side"])]
             y = np.arange(len(t))
-            ax.errorbar(t["effect"], y, xerr=_err(t["effect"], t["effect_ci_low"],
+            ax.errorbar(t["effect"], y, xerr=error_bars(t["effect"], t["effect_ci_low"],
                                                   t["effect_ci_high"]),
                         fmt="o", capsize=2)
             ax.axvline(0, color="grey", lw=0.8)
@@ -363,16 +352,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 
 # --------------------------------------------------------------------------- findings
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
 def _ci(lo: float, hi: float) -> str:
-    return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    """An interval in signed percentage points: ``[+1.2, +3.4]``."""
+    return interval(lo, hi, "{:+.1f}", scale=100)
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -385,15 +367,15 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         parts = []
         for setup, h in g.groupby("setup", sort=False):
             v = h.set_index("media_held")
-            parts.append(f"{setup} {_pct(v.loc[0, 'win_share'])} / {_pct(v.loc[1, 'win_share'])}"
-                         f" / {_pct(v.loc[2, 'win_share'])}")
+            parts.append(f"{setup} {pct(v.loc[0, 'win_share'])} / {pct(v.loc[1, 'win_share'])}"
+                         f" / {pct(v.loc[2, 'win_share'])}")
         found.append(f"{bot}: win share of a player holding 0 / 1 / 2 Media at the Scandal "
                      f"(observational): {'; '.join(parts)}. Holding Media goes with "
                      "winning rounds (Media are figures), so these describe the leaders, "
                      "not what a Media is worth.")
     for bot in _bots(tg):
         g = tg[tg["bot"] == bot]
-        parts = [f"{r.setup} {_pct(r.targeted)} vs {_pct(r.not_targeted)}"
+        parts = [f"{r.setup} {pct(r.targeted)} vs {pct(r.not_targeted)}"
                  for r in g.itertuples()]
         found.append(f"{bot}: players aimed at by a Media win more often than the others "
                      f"({'; '.join(parts)}) — confounded: only a player with face-down "
@@ -413,7 +395,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             top = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index).head(4)
             found.append(f"{bot}: the largest significant swings of win share (Holm 5%): "
                          + "; ".join(f"{r.setup} {'seat' if r.setup.startswith('individual') else 'side'} "
-                                     f"{r.side} {_pp(r.effect)} pts "
+                                     f"{r.side} {pp(r.effect)} pts "
                                      f"{_ci(r.effect_ci_low, r.effect_ci_high)}"
                                      for r in top.itertuples()) + ".")
         else:
@@ -427,10 +409,10 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             tm, op = v.loc["teammate"], v.loc["opponent"]
             share = tm["actions_per_game"] / max(tm["actions_per_game"] + op["actions_per_game"],
                                                  1e-12)
-            parts.append(f"{setup}: {_pct(share)} of Media actions hit a teammate "
+            parts.append(f"{setup}: {pct(share)} of Media actions hit a teammate "
                          f"({int(tm['actions'])} actions; their side then wins "
-                         f"{_pct(tm['actor_side_win_share']) if tm['actions'] else 'n/a'}, vs "
-                         f"{_pct(op['actor_side_win_share'])} after hitting an opponent)")
+                         f"{pct(tm['actor_side_win_share']) if tm['actions'] else 'n/a'}, vs "
+                         f"{pct(op['actor_side_win_share'])} after hitting an opponent)")
         found.append(f"{bot}, compulsory Media: " + "; ".join(parts) + ". A teammate is hit "
                      "only when no opponent has a face-down figure left — typically opponents "
                      "holding no figure at all, who cannot win — so this is a selection, not "
@@ -438,8 +420,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     for bot in _bots(mc):
         g = mc[mc["bot"] == bot]
         found.append(f"{bot}: a player's two Media cancel out (D6.1) in "
-                     + "; ".join(f"{r.setup} {_pct(r.cancel_share)} "
-                                 f"[{_pct(r.ci_low)}, {_pct(r.ci_high)}]"
+                     + "; ".join(f"{r.setup} {pct(r.cancel_share)} "
+                                 f"[{pct(r.ci_low)}, {pct(r.ci_high)}]"
                                  for r in g.itertuples()) + " of games.")
     hs = tables.get("held_by_seat")
     if hs is not None and len(hs):
@@ -461,7 +443,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         found.append(f"{bot}, 2v2+1: the Independent playing both Media (act) instead of "
                      "keeping them (keep) changes " + "; ".join(
                          f"{'no winner' if r.metric == 'no_winner' else 'side ' + r.side} "
-                         f"{_pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
+                         f"{pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
                          for r in w.itertuples()) + " (same deals).")
     for bot in _bots(rv):
         g = rv[(rv["bot"] == bot) & rv["metric"].isin(["win_share", "no_winner"])]
@@ -472,8 +454,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                         "(Holm 5%); " if len(sig) else "no significant difference (Holm 5%); ")
                      + f"the largest is {big.setup} "
                      f"{'no winner' if big.metric == 'no_winner' else big.side} "
-                     f"{_pp(big.effect)} pts {_ci(big.effect_ci_low, big.effect_ci_high)}.")
-    # sign flips across bots within this analysis (item 8 also checks them globally)
+                     f"{pp(big.effect)} pts {_ci(big.effect_ci_low, big.effect_ci_high)}.")
+    # sign flips across bots within this analysis (the robustness analysis checks them all)
     flags += sign_flips(key_figures(tables))
     return found, flags
 
@@ -499,4 +481,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
     for r in tables["cancel"].itertuples():
         rows.append({"figure": f"two-Media cancellation share, {r.setup}", "bot": r.bot,
                      "mean": r.cancel_share, "ci_low": r.ci_low, "ci_high": r.ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

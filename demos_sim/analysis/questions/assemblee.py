@@ -1,4 +1,4 @@
-"""L'Assemblée analyses (issue #7 item 4): collapse, characters, free riding, ostracism,
+"""L'Assemblée analyses (RULES.md Part A): collapse, characters, free riding, ostracism,
 personalities, variants and a tuning example.
 
 Experiments (``experiments/analyses/assemblee_*.toml``); the rung (``{bot}``) is the
@@ -17,8 +17,9 @@ persona of the cooperating population — civic, against reciprocal or aggressiv
   personality (runner setting ``force_personality``, outside Part V) against ulios.
 - ``assemblee_variants_6p`` / ``_10p``: ``collapse_threshold`` and ``rounds`` one at a
   time against the default, paired.
-- ``assemblee_tune`` (a ``demos-sim tune`` file): the ``collapse_threshold`` that brings
-  an 8-player city with two free riders to a 10% collapse rate, at the first rung.
+- ``assemblee_tune`` (a ``demos-sim tune`` file, :data:`TUNES`): the
+  ``collapse_threshold`` that brings an 8-player city with two free riders to a 10%
+  collapse rate, at the first rung.
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import adjust, p_value
+from demos_sim.analysis.core.formatting import interval
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import error_bars, save_tight, tight_figure
+from demos_sim.analysis.core.protocol import Tune
+from demos_sim.analysis.core.stats import adjust, binomial_ci, p_value
 
 TITLE = "L'Assemblée: collapse, characters, free riding, ostracism, personalities"
 METHOD = (
@@ -66,52 +71,15 @@ EXPERIMENT_RUNGS = {"assemblee_collapse": {"civic": 1.0},
                     "assemblee_characters": {"civic": 1.0, "aggressive": 0.5},
                     "assemblee_personalities": {"civic": 1.0, "aggressive": 0.5}}
 TUNE_FILE = "assemblee_tune"
+# at the first rung; a quick look (--games G): at most 8 trials of G games, the race to 4G
+TUNES = [Tune(TUNE_FILE, quick_final=4, quick_trials=8)]
 SHOW = ["collapse_summary", "collapse_events", "public_goods", "characters", "personalities",
         "ostracism", "variants", "tune_best", "seat_balance"]
-Z = 1.959963984540054
-
-
-def _binom(k: float, n: float) -> tuple[float, float, float]:
-    if n <= 0:
-        return (math.nan, math.nan, math.nan)
-    p = k / n
-    h = Z * math.sqrt(max(p * (1 - p), 0.0) / n)
-    return p, max(0.0, p - h), min(1.0, p + h)
-
-
 def _population(policies: str) -> str:
     ps = policies.split(",")
     if len(set(ps)) == 1:
         return ps[0]
     return policies
-
-
-# --------------------------------------------------------------------------- build
-def build(out: Path, workers: int = 1, games: int | None = None, quiet: bool = False):
-    """Run the experiments at both rungs, then the tuning example at the first rung."""
-    import sys
-
-    from demos_sim.analysis.suite import experiment_path, run_experiments
-    from demos_sim.analysis.tuner import load_tune, tune
-
-    out = Path(out)
-    runs = run_experiments(sys.modules[__name__], out, workers, games, quiet)
-    bot = next(iter(RUNGS))
-    spec = load_tune(experiment_path(TUNE_FILE), bot=bot)
-    if games is not None:
-        spec = spec.with_budget(trials=min(spec.trials, 8), games=games,
-                                final_games=4 * games)
-    folder = out / "runs" / spec.name          # the name carries the bot
-    s = tune(spec, out=folder, workers=workers, quiet=True)
-    if not quiet:
-        print(f"  tuned {spec.name}: {s['search']['description']}, "
-              f"{s['games_played']:,} games ({s['wall_s']:.1f} s)", flush=True)
-    t = tables(runs)
-    best = pd.read_csv(folder / "best.csv").assign(bot=bot, target=0.10)
-    trials = pd.read_csv(folder / "trials.csv").assign(bot=bot)
-    t["tune_best"] = best
-    t["tune_trials"] = trials
-    return t, runs
 
 
 # --------------------------------------------------------------------------- tables
@@ -137,7 +105,7 @@ def _collapse_tables(runs) -> dict[str, pd.DataFrame]:
             sub = g[g["metric"] == metric]
             for ev, e in sub.groupby("side", sort=False):
                 k, n = e["total"].sum(), e["denominator"].sum()
-                p, lo, hi = _binom(k, n)
+                p, lo, hi = binomial_ci(k, n)
                 ev_rows.append({"bot": bot, "population": pop, "event": ev, "kind": what,
                                 "collapses": int(n), "count": int(k), "share": p,
                                 "ci_low": lo, "ci_high": hi})
@@ -148,7 +116,7 @@ def _collapse_tables(runs) -> dict[str, pd.DataFrame]:
     for (bot, pop, n), g in df.groupby(key, sort=False):
         m = g.set_index("metric")
         props, passes = m.loc["ostracism_proposals", "total"], m.loc["ostracism_passes", "total"]
-        p, lo, hi = _binom(passes, props)
+        p, lo, hi = binomial_ci(passes, props)
         r = {"bot": bot, "population": pop, "players": int(n),
              "games": int(m.loc["collapse", "games"]),
              "proposals_per_game": m.loc["ostracism_proposals", "mean"],
@@ -318,30 +286,16 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     t["personalities"] = _personalities(runs)
     t["variants"] = _variants(runs)
     t["seat_balance"] = _seat_balance(runs)
+    tuned = runs.tune(TUNE_FILE)
+    t["tune_best"] = tuned.table("best").assign(bot=tuned.bot, target=0.10)
+    t["tune_trials"] = tuned.table("trials").assign(bot=tuned.bot)
     return t
 
 
 # --------------------------------------------------------------------------- plots
-def _figure(w=7.0, h=4.2):
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(w, h))
-    return fig, fig.add_subplot(111)
-
-
-def _save(fig, folder: Path, name: str) -> str:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    FigureCanvasAgg(fig)
-    fig.tight_layout()
-    fig.savefig(Path(folder) / name, dpi=110)
-    return name
-
-
 def _err(ax, x, y, lo, hi, label, fmt="o-"):
-    y, lo, hi = np.asarray(y, float), np.asarray(lo, float), np.asarray(hi, float)
-    ax.errorbar(x, y, yerr=[np.maximum(y - lo, 0), np.maximum(hi - y, 0)], fmt=fmt,
-                capsize=3, label=label, ms=4)
+    ax.errorbar(x, np.asarray(y, float), yerr=error_bars(y, lo, hi), fmt=fmt, capsize=3,
+                label=label, ms=4)
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
@@ -349,7 +303,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     names = []
     cs = tables["collapse_summary"]
     bots = list(dict.fromkeys(cs["bot"]))
-    fig, ax = _figure()
+    fig, ax = tight_figure()
     for (bot, pop), g in cs.groupby(["bot", "population"], sort=False):
         if bot != bots[0] and pop in ("free_rider", "aggressive", "random"):
             continue           # the same games at every rung
@@ -359,12 +313,12 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ax.set_ylabel("collapse rate (A5.3)")
     ax.set_title("Collapse rate by player count and population (95% CI)")
     ax.legend(fontsize=8)
-    names.append(_save(fig, folder, "collapse_by_players.png"))
+    names.append(save_tight(fig, folder, "collapse_by_players.png"))
 
     ev = tables["collapse_events"]
     ev = ev[(ev["kind"] == "pending") & (ev["bot"] == bots[0])]
     if len(ev):
-        fig, ax = _figure(8, 4.2)
+        fig, ax = tight_figure(8, 4.2)
         pops = list(dict.fromkeys(ev["population"]))
         events = list(dict.fromkeys(ev["event"]))
         w = 0.8 / max(1, len(pops))
@@ -379,11 +333,11 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_ylabel("share of collapses with it pending")
         ax.set_title("Events pending at collapses (all player counts)")
         ax.legend(fontsize=8)
-        names.append(_save(fig, folder, "collapse_events.png"))
+        names.append(save_tight(fig, folder, "collapse_events.png"))
 
     pg = tables["public_goods"]
     for n, g0 in pg.groupby("players"):
-        fig, (a1, a2) = _figure(9, 3.8)[0], (None, None)
+        fig, (a1, a2) = tight_figure(9, 3.8)[0], (None, None)
         a1 = fig.add_subplot(121)
         a2 = fig.add_subplot(122)
         for bot, g in g0.groupby("bot", sort=False):
@@ -401,10 +355,10 @@ def plots(tables: dict, folder: Path) -> list[str]:
         a2.set_ylabel("win share per seat")
         a2.legend(fontsize=7)
         fig.suptitle(f"Public-goods curve, {n} players (95% CI)")
-        names.append(_save(fig, folder, f"public_goods_{n}p.png"))
+        names.append(save_tight(fig, folder, f"public_goods_{n}p.png"))
 
     ch = tables["characters"]
-    fig, (a1, a2) = _figure(10, 4.2)[0], (None, None)
+    fig, (a1, a2) = tight_figure(10, 4.2)[0], (None, None)
     a1 = fig.add_subplot(121)
     a2 = fig.add_subplot(122)
     chars = list(dict.fromkeys(ch["character"]))
@@ -424,10 +378,10 @@ def plots(tables: dict, folder: Path) -> list[str]:
     a2.axvline(0, color="grey", lw=0.8)
     a2.set_xlabel("win-share gain of access (paired)")
     fig.suptitle("Value of each character, 6 players (95% CI)")
-    names.append(_save(fig, folder, "characters.png"))
+    names.append(save_tight(fig, folder, "characters.png"))
 
     pe = tables["personalities"]
-    fig, ax = _figure()
+    fig, ax = tight_figure()
     ps = list(dict.fromkeys(pe["personality"]))
     for i, (bot, g) in enumerate(pe.groupby("bot", sort=False)):
         g = g.set_index("personality").reindex(ps)
@@ -439,12 +393,12 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ax.set_ylabel("seat 0 win share − as ulios (paired)")
     ax.set_title("Personality balance, 6 players (95% CI)")
     ax.legend(fontsize=8)
-    names.append(_save(fig, folder, "personalities.png"))
+    names.append(save_tight(fig, folder, "personalities.png"))
 
     va = tables["variants"]
     va = va[(va["metric"] == "collapse") & (va["variant"] == "collapse_threshold")]
     if len(va):
-        fig, ax = _figure()
+        fig, ax = tight_figure()
         for (bot, setup), g in va.groupby(["bot", "setup"], sort=False):
             x = g["value"].astype(int)
             _err(ax, x, g["mean"], g["mean"] - (g["diff"] - g["diff_ci_low"]),
@@ -453,14 +407,14 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_ylabel("collapse rate (bars: paired diff CI)")
         ax.set_title("collapse_threshold")
         ax.legend(fontsize=8)
-        names.append(_save(fig, folder, "variants_threshold.png"))
+        names.append(save_tight(fig, folder, "variants_threshold.png"))
 
     if "tune_trials" in tables and len(tables["tune_trials"]):
         tr = tables["tune_trials"]
         col = "collapse_threshold"
         val = "collapse_value" if "collapse_value" in tr else None
         if col in tr and val:
-            fig, ax = _figure()
+            fig, ax = tight_figure()
             tr = tr.sort_values(col)
             ax.plot(tr[col], tr[val], "o", label="search trials")
             ax.axhline(0.10, color="grey", ls=":", label="target 10%")
@@ -475,15 +429,11 @@ def plots(tables: dict, folder: Path) -> list[str]:
             ax.set_ylabel("collapse rate")
             ax.set_title("Tuning collapse_threshold toward 10% (8 players, 2 free riders)")
             ax.legend(fontsize=8)
-            names.append(_save(fig, folder, "tuning.png"))
+            names.append(save_tight(fig, folder, "tuning.png"))
     return names
 
 
 # --------------------------------------------------------------------------- findings
-def _iv(lo, hi, f="{:.3f}") -> str:
-    return f"[{f.format(lo)}, {f.format(hi)}]"
-
-
 def findings(tables: dict) -> tuple[list[str], list[str]]:
     found, flags = [], []
     cs = tables["collapse_summary"]
@@ -499,7 +449,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         if len(g) and g["collapses"].iloc[0] >= 20:     # too few collapses say nothing
             found.append(f"[{bot}] all {pop}: events most often pending at a collapse "
                          f"({int(g['collapses'].iloc[0])} collapses): " + "; ".join(
-                             f"{r.event} {r.share:.2f} {_iv(r.ci_low, r.ci_high, '{:.2f}')}"
+                             f"{r.event} {r.share:.2f} {interval(r.ci_low, r.ci_high, '{:.2f}')}"
                              for r in g.itertuples()) + ".")
     pg = tables["public_goods"]
     for (bot, n), g in pg.groupby(["bot", "players"], sort=False):
@@ -508,9 +458,9 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             r = g.loc[1]
             found.append(
                 f"[{bot}] {n} players: one free rider among cooperators wins "
-                f"{r.seat0_share:.3f} {_iv(r.seat0_ci_low, r.seat0_ci_high)} vs the same seat "
+                f"{r.seat0_share:.3f} {interval(r.seat0_ci_low, r.seat0_ci_high)} vs the same seat "
                 f"cooperating: paired gain {r.seat0_diff:+.3f} "
-                f"{_iv(r.seat0_diff_ci_low, r.seat0_diff_ci_high)}; collapse rate "
+                f"{interval(r.seat0_diff_ci_low, r.seat0_diff_ci_high)}; collapse rate "
                 f"{r.collapse:.3f} (k=0: {g.loc[0, 'collapse']:.3f}).")
             if r.seat0_diff_ci_low > 0:
                 flags.append(f"[{bot}] {n} players: free-riding pays against cooperators "
@@ -526,11 +476,12 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         top = g.sort_values("mean_winning_bid", ascending=False).head(3)
         found.append(f"[{bot}] highest mean winning bids (6 players): " + "; ".join(
             f"{r.character} {r.mean_winning_bid:.2f} gold "
-            f"{_iv(r.bid_ci_low, r.bid_ci_high, '{:.2f}')}" for r in top.itertuples()) + ".")
+            f"{interval(r.bid_ci_low, r.bid_ci_high, '{:.2f}')}" for r in top.itertuples()) + ".")
         sig = g[g["p_holm"] < 0.05].sort_values("gain", ascending=False)
         found.append(f"[{bot}] characters whose access changes seat 0's win share (Holm 5%, "
                      f"{int(g['games'].iloc[0])} paired games): " + ("; ".join(
-                         f"{r.character} {r.gain:+.4f} {_iv(r.gain_ci_low, r.gain_ci_high, '{:+.4f}')}"
+                         f"{r.character} {r.gain:+.4f} "
+                         f"{interval(r.gain_ci_low, r.gain_ci_high, '{:+.4f}')}"
                          for r in sig.itertuples()) or "none") + ".")
         neg = sig[sig["gain"] < 0]
         if len(neg):
@@ -541,7 +492,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         g2 = g[g["personality"] != "ulios"].sort_values("diff_vs_ulios", ascending=False)
         found.append(f"[{bot}] personality value vs ulios (seat 0, 6 players, paired, Holm): "
                      + "; ".join(f"{r.personality} {r.diff_vs_ulios:+.3f} "
-                                 f"{_iv(r.diff_ci_low, r.diff_ci_high, '{:+.3f}')}"
+                                 f"{interval(r.diff_ci_low, r.diff_ci_high, '{:+.3f}')}"
                                  f"{' *' if r.p_holm < 0.05 else ''}"
                                  for r in g2.itertuples()) + ".")
         best = g2.iloc[0]
@@ -553,10 +504,10 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         if g["proposals"].sum() == 0:
             continue
         k, n = g["passes"].sum(), g["proposals"].sum()
-        p, lo, hi = _binom(k, n)
+        p, lo, hi = binomial_ci(k, n)
         found.append(f"[{bot}] all {pop}: {g['proposals_per_game'].mean():.2f} ostracism "
                      f"proposals per game (mean over 4–15 players), {p:.2f} "
-                     f"{_iv(lo, hi, '{:.2f}')} of them pass; pledged per proposal "
+                     f"{interval(lo, hi, '{:.2f}')} of them pass; pledged per proposal "
                      f"{g['pledged_per_proposal'].mean():.1f} gold; an exile shares out "
                      f"{g['exiled_gold_per_exile'].mean():.1f} gold and "
                      f"{g['exiled_renown_per_exile'].mean():.1f} renown.")
@@ -565,7 +516,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     for (bot, setup), g in sig.groupby(["bot", "setup"], sort=False):
         found.append(f"[{bot}] {setup}: variants that move collapse or seat 0 (Holm 5%): "
                      + "; ".join(f"{r.variant}={r.value} {r.metric} {r.diff:+.3f} "
-                                 f"{_iv(r.diff_ci_low, r.diff_ci_high, '{:+.3f}')}"
+                                 f"{interval(r.diff_ci_low, r.diff_ci_high, '{:+.3f}')}"
                                  for r in g.head(8).itertuples()) + ".")
     if "tune_best" in tables:
         b = tables["tune_best"]
@@ -574,7 +525,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             r = b.loc["best"]
             d = b.loc["default"] if "default" in b.index else None
             found.append(f"Tuning: collapse_threshold = {int(r.collapse_threshold)} gives "
-                         f"a collapse rate {r.value:.3f} {_iv(r.ci_low, r.ci_high)} (target "
+                         f"a collapse rate {r.value:.3f} {interval(r.ci_low, r.ci_high)} (target "
                          f"0.10, 8 players with 2 free riders, {int(r.games)} games)"
                          + (f"; the A5.3 default gives {d.value:.3f}." if d is not None
                             else "."))
@@ -610,4 +561,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
             rows.append({"figure": f"{r.personality} vs ulios", "bot": r.bot,
                          "mean": r.diff_vs_ulios, "ci_low": r.diff_ci_low,
                          "ci_high": r.diff_ci_high})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,4 +1,4 @@
-"""Veto value (issue #6, item 1): what the veto of the unanimous turn (D3.4.1) is worth.
+"""Veto value: what the veto of the unanimous turn (D3.4.1) is worth.
 
 A bot plays against copies of itself, once with every seat free to veto (the
 reference) and once with one seat — in team modes one whole side — barred from vetoing
@@ -16,8 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.game_shape import share_of_won
-from demos_sim.analysis.stats import adjust, p_value
+from demos_sim.analysis.core.formatting import estimate
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.stats import adjust, p_value, share_of_won
 
 TITLE = "Veto value"
 METHOD = (
@@ -216,12 +218,6 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 
 # ------------------------------------------------------------------ plots
-def _fig(ncols: int, nrows: int = 1, w: float = 4.6, h: float = 3.6):
-    from demos_sim.analysis.plotting import figure
-
-    return figure(ncols, nrows, w, h)
-
-
 def plots(tables: dict, folder: Path) -> list[str]:
     folder = Path(folder)
     files = []
@@ -230,7 +226,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     # 1. veto value by seat/side, every setup, CI error bars
     setups = list(dict.fromkeys(val["setup"]))
-    fig, axes = _fig(len(setups), 1, w=3.2, h=3.4)
+    fig, axes = figure(len(setups), 1, w=3.2, h=3.4)
     for k, su in enumerate(setups):
         ax = axes[0][k]
         for b, bot in enumerate(bots):
@@ -254,7 +250,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     # 2. heat-map seat × player count (individual)
     ind = val[val["mode"] == "individual"]
     if len(ind):
-        fig, axes = _fig(len(bots), 1, w=4.4, h=3.0)
+        fig, axes = figure(len(bots), 1, w=4.4, h=3.0)
         lim = max(0.5, float(np.nanmax(np.abs(ind["diff"]))) * 100)
         for b, bot in enumerate(bots):
             ax = axes[0][b]
@@ -278,7 +274,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     # 3. vetoes by round
     rd = tables["veto_round"]
-    fig, axes = _fig(len(bots), 1, w=5.0, h=3.4)
+    fig, axes = figure(len(bots), 1, w=5.0, h=3.4)
     for b, bot in enumerate(bots):
         ax = axes[0][b]
         d = rd[rd["bot"] == bot]
@@ -301,7 +297,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     # 4. 2v3: share of won games by team_vetoes
     tv = tables["team_vetoes"]
     if len(tv):
-        fig, axes = _fig(1, 1, w=5.0, h=3.4)
+        fig, axes = figure(1, 1, w=5.0, h=3.4)
         ax = axes[0][0]
         for bot in bots:
             for side in ("A", "B"):
@@ -323,9 +319,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 
 # ------------------------------------------------------------------ findings
-def _ci(m, lo, hi, pp=True) -> str:
-    k = 100 if pp else 1
-    return f"{m * k:+.2f} [{lo * k:+.2f}, {hi * k:+.2f}]"
+def _ci(m, lo, hi) -> str:
+    """A difference and its interval in percentage points: ``+1.23 [+0.45, +2.01]``."""
+    return estimate(m, lo, hi, "{:+.2f}", scale=100)
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -429,5 +425,5 @@ def key_figures(tables: dict) -> pd.DataFrame:
         rows.append({"figure": f"unanimous turn changes the winners, {r.setup}", "bot": r.bot,
                      "mean": r.unan_winner_change, "ci_low": r.unan_winner_change_ci_low,
                      "ci_high": r.unan_winner_change_ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)
 

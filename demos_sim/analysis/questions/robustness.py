@@ -1,10 +1,11 @@
-"""Skill robustness (issue #6 item 8): do the conclusions survive a stronger bot?
+"""Skill robustness: do the conclusions survive a stronger bot?
 
 Every analysis runs its experiments at two or more rungs of the bot ladder (DĒMOS
 ``greedy`` and ``heuristic``; Protocole's policies) and names its headline figures in
 ``key_figures(tables)``: a figure (usually a paired difference or a distance from
-parity), the bot, its mean and 95% interval. This analysis collects them from the
-sections already written in the output folder and compares every figure across bots.
+parity), the bot, its mean and 95% interval. This analysis declares
+``READS_KEY_FIGURES``: the suite hands it the key figures of the sections already written
+in the output folder (``runs.key_figures``), and it compares every figure across bots.
 
 The sign of a figure at one bot is ``+`` when its interval lies above 0, ``-`` below, and
 ``0`` when it contains 0. A conclusion **flips** when one bot's sign is ``+`` and
@@ -20,6 +21,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.key_figures import sign
+from demos_sim.analysis.core.plotting import panels, png_bytes
+
 TITLE = "Skill robustness: conclusions across rungs of the bot ladder"
 METHOD = (
     "Each analysis's headline figures (its key_figures) are computed with at least two "
@@ -27,46 +31,8 @@ METHOD = (
     "Protocole's policies. A figure's sign at a bot is + or - when its 95% interval "
     "excludes 0, and 0 otherwise; a conclusion flips when two bots give opposite signs "
     "(flagged) and is fragile when only one bot detects it.")
-EXPERIMENTS: list[str] = []
+READS_KEY_FIGURES = True
 SHOW = ["flips", "comparison"]
-
-
-def _sign(lo: float, hi: float) -> int:
-    if lo > 0:
-        return 1
-    if hi < 0:
-        return -1
-    return 0
-
-
-def sign_flips(kf: pd.DataFrame) -> list[str]:
-    """One line per figure of ``kf`` (key figures) whose sign flips between bots."""
-    out = []
-    for fig_name, g in kf.groupby("figure", sort=False):
-        s = {b: _sign(lo, hi) for b, lo, hi in zip(g["bot"], g["ci_low"], g["ci_high"])}
-        if 1 in s.values() and -1 in s.values():
-            out.append(f"sign flips between bots: {fig_name} ({s})")
-    return out
-
-
-def collect(out: Path) -> pd.DataFrame:
-    """Key figures of every analysis section written under ``out``."""
-    from demos_sim.analysis.suite import ANALYSES, SECTION, load_tables, module
-
-    parts = []
-    for name in ANALYSES:
-        if name == "robustness" or not (out / name / SECTION).exists():
-            continue
-        mod = module(name)
-        if not hasattr(mod, "key_figures"):
-            continue
-        kf = mod.key_figures(load_tables(out / name))
-        if len(kf):
-            parts.append(kf.assign(analysis=name))
-    cols = ["analysis", "figure", "bot", "mean", "ci_low", "ci_high"]
-    if not parts:
-        return pd.DataFrame(columns=cols)
-    return pd.concat(parts, ignore_index=True)[cols]
 
 
 def compare(kf: pd.DataFrame) -> pd.DataFrame:
@@ -78,7 +44,7 @@ def compare(kf: pd.DataFrame) -> pd.DataFrame:
         for i in range(len(recs)):
             for j in range(i + 1, len(recs)):
                 a, b = recs[i], recs[j]
-                sa, sb = _sign(a.ci_low, a.ci_high), _sign(b.ci_low, b.ci_high)
+                sa, sb = sign(a.ci_low, a.ci_high), sign(b.ci_low, b.ci_high)
                 verdict = ("flips" if sa * sb == -1 else
                            "agrees" if sa == sb else "fragile")
                 rows.append({"analysis": analysis, "figure": figure,
@@ -91,24 +57,19 @@ def compare(kf: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
-def build(out: Path, workers: int = 1, games: int | None = None, quiet: bool = False):
-    kf = collect(Path(out))
+def tables(runs) -> dict[str, pd.DataFrame]:
+    """Every key figure compared across bots (``runs.key_figures``: the other sections')."""
+    kf = runs.key_figures
     comp = compare(kf)
     return {"comparison": comp, "flips": comp[comp["verdict"] == "flips"],
-            "key_figures": kf}, None
-
-
-def tables(runs) -> dict[str, pd.DataFrame]:       # not used: build() drives this analysis
-    raise NotImplementedError
+            "key_figures": kf}
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
-    from demos_sim.report.build import _figure, _png
-
     c = tables["comparison"]
     if not len(c):
         return []
-    fig, (ax,) = _figure(1, height=4.6)
+    fig, (ax,) = panels(1, height=4.6)
     colour = {"agrees": "#7f8c8d", "fragile": "#e67e22", "flips": "#c0392b"}
     for verdict, g in c.groupby("verdict"):
         ax.errorbar(g["mean_a"], g["mean_b"],
@@ -125,7 +86,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ax.set_ylabel("key figure, stronger bot (95% CI)")
     ax.legend(fontsize=8)
     name = "robustness.png"
-    (Path(folder) / name).write_bytes(_png(fig))
+    (Path(folder) / name).write_bytes(png_bytes(fig))
     return [name]
 
 

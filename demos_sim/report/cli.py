@@ -1,6 +1,35 @@
-"""``demos-sim analyse``: run the designer's analyses and write their report."""
+"""``demos-sim report`` and ``demos-sim analyse``: the commands that write reports.
+
+``report RESULTS_DIR`` writes the report of one run (:mod:`demos_sim.report.build`);
+``analyse [NAME …]`` runs the designer's analyses (:mod:`demos_sim.analysis.suite`), then
+writes their report from the sections they wrote (:mod:`demos_sim.report.analyses`).
+Parse, call, print; registered in :mod:`demos_sim.cli`.
+"""
 
 from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from demos_sim import ConfigError
+
+
+def add_report_parser(sub) -> None:
+    pp = sub.add_parser("report", help="HTML + Markdown report of a results folder",
+                        description="Write report.html, report.md and plots/*.png for a "
+                                    "results folder written by `demos-sim run`.")
+    pp.add_argument("results", metavar="RESULTS_DIR")
+    pp.add_argument("--out", metavar="DIR", default=None,
+                    help="where to write the report (default: the results folder)")
+    pp.set_defaults(func=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from demos_sim.report.build import build_report
+
+    html, md = build_report(args.results, out=args.out)
+    print(f"wrote {html} and {md}")
+    return 0
 
 
 def add_analyse_parser(sub) -> None:
@@ -24,11 +53,8 @@ def add_analyse_parser(sub) -> None:
     ap.set_defaults(func=cmd_analyse)
 
 
-def cmd_analyse(args) -> int:
-    from pathlib import Path
-
-    from demos_sim import ConfigError
-    from demos_sim.analysis.suite import analyse, module
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from demos_sim.analysis.suite import ANALYSES, analyse, module
     from demos_sim.report.analyses import build_analyses_report
 
     if args.workers < 1:
@@ -38,10 +64,9 @@ def cmd_analyse(args) -> int:
     if args.report_only:
         for n in args.names:
             module(n)
-        html_path, _ = build_analyses_report(Path(args.out))
-        print(f"wrote {html_path}")
-        return 0
-    analyse(args.names, out=args.out, workers=args.workers, games=args.games,
-            quiet=args.quiet)
-    print(f"wrote {Path(args.out) / 'report.html'}")
+    else:
+        analyse(args.names, out=args.out, workers=args.workers, games=args.games,
+                quiet=args.quiet)
+    html_path, _ = build_analyses_report(Path(args.out), list(ANALYSES))
+    print(f"wrote {html_path}")
     return 0

@@ -1,4 +1,4 @@
-"""Protocole level difficulty (issue #6, item 4).
+"""Protocole level difficulty (RULES.md P5, P4).
 
 All together (coop, RULES.md P5): the team's win rate at levels 1, 2 and 3 for 2, 3 and
 4 players with each policy at every seat; the record (cards in all Foyers, P5.2) of won
@@ -22,7 +22,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import Z95, adjust, p_value
+from demos_sim.analysis.core.formatting import interval, pct, pp
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.stats import Z95, adjust, p_value
 
 TITLE = "Protocole: level difficulty, losses, seat advantage and variants"
 METHOD = (
@@ -319,12 +322,6 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 
 # ------------------------------------------------------------------ plots
-def _fig(ncols: int, nrows: int = 1, w: float = 4.4, h: float = 3.4):
-    from demos_sim.analysis.plotting import figure
-
-    return figure(ncols, nrows, w, h)
-
-
 def _bots(df: pd.DataFrame) -> list[str]:
     return [b for b in RUNGS if b in set(df["bot"])] if len(df) else []
 
@@ -336,7 +333,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     cw = tables["coop_win"]
     if len(cw):
         ps = sorted(cw["players"].unique())
-        fig, ax = _fig(len(ps))
+        fig, ax = figure(len(ps), 1, 4.4, 3.4)
         for j, n in enumerate(ps):
             a = ax[0][j]
             for k, bot in enumerate(_bots(cw)):
@@ -360,7 +357,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     if len(ls):
         oc = ls[ls["measure"] == "outcome"]
         bots = _bots(oc)
-        fig, ax = _fig(len(bots), w=4.0)
+        fig, ax = figure(len(bots), 1, 4.0, 3.4)
         colours = {"win": "tab:green", "loss_elimination": "tab:red",
                    "loss_reinforced": "tab:orange", "truncated": "tab:grey"}
         for j, bot in enumerate(bots):
@@ -388,7 +385,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     if len(rh):
         bots = [b for b in _bots(rh) if b in SKILL] or _bots(rh)
         ps = sorted(rh["players"].unique())
-        fig, ax = _fig(len(ps), len(bots), w=3.8, h=2.8)
+        fig, ax = figure(len(ps), len(bots), 3.8, 2.8)
         for i, bot in enumerate(bots):
             for j, n in enumerate(ps):
                 a = ax[i][j]
@@ -409,7 +406,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     es = tables["each_seats"]
     if len(es):
         bots = _bots(es)
-        fig, ax = _fig(len(bots), w=3.4, h=2.8)
+        fig, ax = figure(len(bots), 1, 3.4, 2.8)
         lim = max(float(np.nanmax(np.abs(es["edge"]))), 1e-3)
         im = None
         for j, bot in enumerate(bots):
@@ -438,7 +435,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
                & ~va["value"].str.contains("no-op")]
         if len(d):
             d = d.reset_index(drop=True)
-            fig, ax = _fig(1, w=7.0, h=0.22 * len(d) + 1.2)
+            fig, ax = figure(1, 1, 7.0, 0.22 * len(d) + 1.2)
             a = ax[0][0]
             y = np.arange(len(d))
             x = d["diff"].to_numpy()
@@ -455,16 +452,14 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 
 # ------------------------------------------------------------------ findings
-def _pc(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
 def _ci(lo: float, hi: float) -> str:
-    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+    """An interval of a share in percent: ``[12.3, 14.5]``."""
+    return interval(lo, hi, "{:.1f}", scale=100)
 
 
 def _pp(x: float, lo: float, hi: float) -> str:
-    return f"{100 * x:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    """A difference in percentage points with its interval: ``+1.2 points [+0.4, +2.0]``."""
+    return f"{pp(x)} points {interval(lo, hi, '{:+.1f}', scale=100)}"
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -476,7 +471,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         for n, g in d.groupby("players"):
             g = g.sort_values("level")
             parts.append(f"{n} players " + " / ".join(
-                f"{_pc(r.win_rate)} {_ci(r.ci_low, r.ci_high)}" for r in g.itertuples()))
+                f"{pct(r.win_rate)} {_ci(r.ci_low, r.ci_high)}" for r in g.itertuples()))
         found.append(f"All together, {bot} at every seat wins (levels 1 / 2 / 3, "
                      f"{int(d['games'].iloc[0])} games each): " + "; ".join(parts) + ".")
     st = tables["level_steps"]
@@ -494,7 +489,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             kind = "EASIER than" if r.easier else "not shown harder than"
             flags.append(f"Level {r.upper_level} is {kind} level {r.lower_level} at "
                          f"{r.players} players with {r.bot}: win rate "
-                         f"{_pc(r.win_lower)} → {_pc(r.win_upper)}, paired difference "
+                         f"{pct(r.win_lower)} → {pct(r.win_upper)}, paired difference "
                          f"{_pp(r.diff, r.diff_ci_low, r.diff_ci_high)}, Holm-adjusted "
                          f"one-sided p = {r.p_holm:.3g}.")
     rnd = st[~st["in_family"]]
@@ -504,8 +499,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             found.append(f"With random play, {len(nh)} of {len(rnd)} level steps are not "
                          f"detectably harder (raw one-sided p ≥ 0.05; random rarely wins "
                          f"at any level): " + ", ".join(
-                             f"{r.step} at {r.players}p ({_pc(r.win_lower)} → "
-                             f"{_pc(r.win_upper)})" for r in nh.itertuples()) + ".")
+                             f"{r.step} at {r.players}p ({pct(r.win_lower)} → "
+                             f"{pct(r.win_upper)})" for r in nh.itertuples()) + ".")
     rec = tables["record"]
     if len(rec):
         for bot in [b for b in _bots(rec) if b in SKILL]:
@@ -526,7 +521,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         parts = []
         for cat, g in lc.groupby("category", sort=False):
             top = g.loc[g["share"].idxmax()]
-            parts.append(f"{cat} {_pc(g['share'].min())}–{_pc(top.share)} (highest: "
+            parts.append(f"{cat} {pct(g['share'].min())}–{pct(top.share)} (highest: "
                          f"{top.bot}, {top.players}p, level {top.level})")
         if parts:
             found.append("How all-together games are lost (share of lost games, range over "
@@ -537,7 +532,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                 & (ls["category"].astype(str) == ls["players"].astype(str))]
         if len(ff):
             top = ff.loc[ff["share"].idxmax()]
-            found.append(f"Every Foyer failing at once ends up to {_pc(top.share)} "
+            found.append(f"Every Foyer failing at once ends up to {pct(top.share)} "
                          f"{_ci(top.ci_low, top.ci_high)} of losses ({top.bot}, "
                          f"{top.players}p, level {top.level}).")
         oc = ls[(ls["measure"] == "outcome") & (ls["category"] == "truncated")]
@@ -551,7 +546,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             for n, g in d.groupby("players"):
                 g = g.sort_values("seat")
                 parts.append(f"{n}p " + " / ".join(
-                    f"{_pc(r.eliminated)}" for r in g.itertuples()))
+                    f"{pct(r.eliminated)}" for r in g.itertuples()))
             found.append(f"Each for themselves, {bot}: elimination rate by seat "
                          f"(seat 0 first) " + "; ".join(parts) + ".")
         s0 = es[(es["seat"] == 0) & es["bot"].isin(SKILL)]
@@ -566,7 +561,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                          f"seats differ from parity after Holm correction; the largest is "
                          f"seat {top.seat} at {top.players} players with {top.bot}: "
                          f"{_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} of win share "
-                         f"(share {_pc(top.win_share)} vs mean {_pc(top.parity)}).")
+                         f"(share {pct(top.win_share)} vs mean {pct(top.parity)}).")
             flags.append(f"Each for themselves is not seat-fair: {len(sig)} seat(s) off "
                          f"parity (Holm p < 0.05), largest "
                          f"{_pp(top.edge, top.edge_ci_low, top.edge_ci_high)} "
@@ -605,7 +600,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     return found, flags
 
 
-# ------------------------------------------------------------------ robustness (item 8)
+# ------------------------------------------------------------------ robustness (key figures)
 def key_figures(tables: dict) -> pd.DataFrame:
     """Level steps, seat edges and variant effects by policy (the skill axis)."""
     rows = []
@@ -627,4 +622,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
             rows.append({"figure": f"{r.variant}={r.value} effect on {r.metric}, {r.mode}, "
                                    f"{r.players}p", "bot": r.bot, "mean": r.diff,
                          "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,4 +1,4 @@
-"""Variant impact (issue #6 item 7): every RULES.md Part V variant against its default.
+"""Variant impact: every RULES.md Part V variant against its default.
 
 Each experiment file ``experiments/analyses/variants_*.toml`` takes one setup (DĒMOS full
 and simplified 4-player games, 2v2, 2v3, 2v2+1; Protocole all-together level 2 and each
@@ -17,7 +17,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import adjust, p_value
+from demos_sim.analysis.core.formatting import interval
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import panels, png_bytes
+from demos_sim.analysis.core.stats import adjust, p_value
 
 TITLE = "Variant impact: which readings of the ambiguous rules matter"
 METHOD = (
@@ -101,11 +104,9 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
-    from demos_sim.report.build import _figure, _png
-
     s = tables["summary"]
     rungs = [r for r in ("lower", "higher") if (s["rung"] == r).any()]
-    fig, axes = _figure(len(rungs), height=0.28 * max(len(s) // max(len(rungs), 1), 8) + 1.2)
+    fig, axes = panels(len(rungs), height=0.28 * max(len(s) // max(len(rungs), 1), 8) + 1.2)
     axes = np.atleast_1d(axes)
     for ax, rung in zip(axes, rungs):
         g = s[s["rung"] == rung].iloc[::-1]
@@ -123,12 +124,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_xlabel("largest paired Δ win share (seat/side), 95% CI")
         ax.set_title(f"{rung} bot rung (red: Holm-significant)", fontsize=9)
     name = "variant_effects.png"
-    (Path(folder) / name).write_bytes(_png(fig))
+    (Path(folder) / name).write_bytes(png_bytes(fig))
     return [name]
-
-
-def _fmt_ci(lo, hi) -> str:
-    return f"[{lo:+.4f}, {hi:+.4f}]"
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -144,7 +141,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         for r in g.head(5).itertuples():
             out.append(
                 f"{rung}: {r.setup}, {r.variant}={r.value} moves the win share of "
-                f"{r.side} by {r.win_share_diff:+.4f} {_fmt_ci(r.win_share_ci_low, r.win_share_ci_high)}"
+                f"{r.side} by {r.win_share_diff:+.4f} "
+                f"{interval(r.win_share_ci_low, r.win_share_ci_high, '{:+.4f}')}"
                 f" (no-winner {r.no_winner_diff:+.4f}, rounds {r.rounds_diff:+.2f}; "
                 f"{r.games} paired games)")
         quiet = g[~g["any_significant"]]
@@ -171,4 +169,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
                                        f"Δ win share {r.side}",
                              "bot": x["bot"], "mean": x["diff"], "ci_low": x["diff_ci_low"],
                              "ci_high": x["diff_ci_high"]})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

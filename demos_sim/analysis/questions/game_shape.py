@@ -1,4 +1,4 @@
-"""Seat advantage and game shape (issue #6, item 5).
+"""Seat advantage and game shape.
 
 For every DĒMOS rules set (full, simplified), mode (individual 3/4/5 players, 2v2, 2v3,
 2v2+1) and bot rung: the win share by seat (seat 0 is the first dealer, D2.1, and so
@@ -15,7 +15,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.stats import Z95, adjust, p_value
+from demos_sim.analysis.core.formatting import pp
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.stats import adjust, p_value, share_of_won
 
 TITLE = "Seat advantage and game shape"
 METHOD = (
@@ -44,27 +47,6 @@ ALPHA = 0.05
 HOLM = "holm"
 
 _MODE_OF = {"game_shape_2v2": "2v2", "game_shape_2v3": "2v3", "game_shape_2v2p1": "2v2+1"}
-
-
-# ------------------------------------------------------------------ statistics
-def share_of_won(mean: float, sd: float, games: int, won: float) -> tuple[float, float]:
-    """A side's share of the games that had a winner, ``x̄ / w̄``, and its 95% half-width.
-
-    ``mean``/``sd``: the side's per-game M1 win share (mean and sample sd over ``games``
-    games); ``won``: the share of games with a winner (1 − no winner − truncated). The
-    per-game share ``x`` is 0 whenever nobody won, so ``Σx·w = Σx`` and the sample
-    covariance is ``n x̄ (1 − w̄) / (n − 1)``; the delta method then gives the same
-    interval as :func:`demos_sim.analysis.stats.ratio_ci` on the exact sums.
-    """
-    n = int(games)
-    if n < 2 or not won > 0:
-        return float("nan"), float("nan")
-    r = mean / won
-    vx = sd * sd
-    vw = won * (1 - won) * n / (n - 1)
-    cxw = mean * (1 - won) * n / (n - 1)
-    var = max(vx - 2 * r * cxw + r * r * vw, 0.0) / (n * won * won)
-    return r, Z95 * math.sqrt(var)
 
 
 def _setup_cols(df: pd.DataFrame, stem: str) -> pd.DataFrame:
@@ -158,12 +140,6 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 
 # ------------------------------------------------------------------ plots
-def _fig(ncols: int, nrows: int = 1, w: float = 4.6, h: float = 3.6):
-    from demos_sim.analysis.plotting import figure
-
-    return figure(ncols, nrows, w, h)
-
-
 def plots(tables: dict, folder: Path) -> list[str]:
     folder = Path(folder)
     files = []
@@ -174,7 +150,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ind = seat[seat["mode"] == "individual"]
     rules = list(dict.fromkeys(ind["rules"]))
     if len(ind):
-        fig, axes = _fig(len(rules), len(bots), w=4.4, h=3.2)
+        fig, axes = figure(len(rules), len(bots), w=4.4, h=3.2)
         lim = max(0.5, float(np.nanmax(np.abs(ind["excess"]))) * 100)
         for i, bot in enumerate(bots):
             for j, rs in enumerate(rules):
@@ -203,7 +179,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     setups = list(dict.fromkeys(seat["setup"]))
     ncol = min(5, len(setups))
     nrow = math.ceil(len(setups) / ncol)
-    fig, axes = _fig(ncol, nrow, w=3.4, h=3.0)
+    fig, axes = figure(ncol, nrow, w=3.4, h=3.0)
     for k, su in enumerate(setups):
         ax = axes[k // ncol][k % ncol]
         for b, bot in enumerate(bots):
@@ -226,7 +202,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     # 3. game shape: rounds per game, no-winner rounds and games
     sh = tables["shape"]
-    fig, axes = _fig(3, 1, w=4.6, h=3.4)
+    fig, axes = figure(3, 1, w=4.6, h=3.4)
     labels = list(dict.fromkeys(sh["setup"]))
     for c, (col, title) in enumerate((("rounds", "rounds per game"),
                                       ("nowin_rounds", "share of rounds nobody wins"),
@@ -250,7 +226,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     for tname, fname, title in (("combo_share", "combo_share.png", "share of round wins"),
                                 ("win_harmony", "win_harmony.png", "share of games")):
         t = tables[tname]
-        fig, axes = _fig(len(bots), 1, w=5.6, h=3.6)
+        fig, axes = figure(len(bots), 1, w=5.6, h=3.6)
         for b, bot in enumerate(bots):
             ax = axes[0][b]
             d = t[t["bot"] == bot]
@@ -271,10 +247,6 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 
 # ------------------------------------------------------------------ findings
-def _pp(x: float) -> str:
-    return f"{x * 100:+.1f}"
-
-
 def findings(tables: dict) -> tuple[list[str], list[str]]:
     seat, sh = tables["seat_share"], tables["shape"]
     combo, harm = tables["combo_share"], tables["win_harmony"]
@@ -289,11 +261,11 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             msg += (f" Largest individual-mode gap: seat {worst['side']} at {worst['setup']}, "
                     f"{worst['share_of_won']:.3f} [{worst['sow_ci_low']:.3f}, "
                     f"{worst['sow_ci_high']:.3f}] of won games vs parity {worst['parity']:.3f} "
-                    f"({_pp(worst['excess'])} pp).")
+                    f"({pp(worst['excess'])} pp).")
         found.append(msg)
         s0 = ind[ind["side"].astype(str) == "0"]
         if len(s0):
-            parts = [f"{r.setup} {_pp(r.excess)} pp" for r in s0.itertuples()]
+            parts = [f"{r.setup} {pp(r.excess)} pp" for r in s0.itertuples()]
             found.append(f"{bot}: the first dealer (seat 0, last to act in round 0) vs parity: "
                          + "; ".join(parts) + ".")
         for r in fl.itertuples():
@@ -349,4 +321,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
         if r.bin == "carre" and r.rules == "full":
             rows.append({"figure": f"Carré share of round wins, {r.setup}", "bot": r.bot,
                          "mean": r.share, "ci_low": r.ci_low, "ci_high": r.ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,7 +1,8 @@
-"""Point-value tuning (issue #6 item 6): one worked example of ``demos-sim tune``.
+"""Point-value tuning: one worked example of ``demos-sim tune``.
 
-The analysis drives the tuner (:mod:`demos_sim.analysis.tuner`) on
-``experiments/analyses/tuning_example.toml`` with the first rung's bot (``greedy``): the
+The suite runs the tuner (:mod:`demos_sim.tuner`) on
+``experiments/analyses/tuning_example.toml`` (:data:`TUNES`) with the first rung's bot
+(``greedy``): the
 one-suit run base (``run_base.0``), ``carre_points`` and ``favourite_suit_bonus`` of
 4-player full games, toward seat parity and a Carré share of round wins of 2.5%. Then the
 best setting, the runner-up and the default are played again by the next rung's bot
@@ -24,6 +25,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.formatting import interval
+from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.protocol import Tune, experiment_path
+from demos_sim.tuner.evaluate import percentile_ci, replay
+from demos_sim.tuner.spec import load_tune
+
 TITLE = "Point-value tuning: a worked example"
 METHOD = (
     "demos-sim tune searches integer rule parameters for targets. Here: run_base's one-suit "
@@ -41,39 +49,19 @@ METHOD = (
     "variance of the distinct evaluated points for the objective and each target (shares "
     "from TPE samples are indicative: the samples are not uniform). The best, runner-up and "
     "default are replayed by the heuristic bot on the final racing deals (rungs table).")
-EXPERIMENTS: list[str] = []
 TUNE_FILE = "tuning_example"
 RUNGS = {"greedy": 1.0, "heuristic": 0.5}
+# searched and raced at the first rung; a quick look (--games G): G games per trial, the
+# race to 8G. The next rungs replay the best, runner-up and default (tables: rungs).
+TUNES = [Tune(TUNE_FILE, quick_final=8)]
 SHOW = ["best", "pareto", "importance", "rungs", "search"]
-
-
-class _Provenance:
-    def __init__(self, items: list[dict]):
-        self.items = items
-
-    def provenance(self) -> list[dict]:
-        return self.items
-
-
-def _tune_path() -> Path:
-    from demos_sim.analysis.suite import experiment_path
-
-    return experiment_path(TUNE_FILE)
 
 
 def _rung_rows(spec, summary, bot, games, workers, chunk0) -> list[dict]:
     """The best, runner-up and default played by ``bot`` on the racing deals."""
-    from demos_sim.analysis.tuner import Evaluator, _ci, _score, _weights
-
     roles = [(r, summary[r]["values"]) for r in ("best", "runner_up", "default")
              if summary[r] is not None]
-    ev = Evaluator(spec, workers)
-    try:
-        meas = ev.measure([v for _, v in roles], games, chunk0)
-    finally:
-        ev.close()
-    W = _weights(spec, len(meas[0]["_n"]), 99)
-    sc = {r: _score(spec, v, m, W) for (r, v), m in zip(roles, meas)}
+    sc = replay(spec, roles, games, chunk0, workers, stage=99)
     rows = []
     names = [t.name for t in spec.targets] + ["objective"]
     for role, v in roles:
@@ -84,35 +72,27 @@ def _rung_rows(spec, summary, bot, games, workers, chunk0) -> list[dict]:
             else:
                 x, bx, val, bval = s.boot_values[:, i], b.boot_values[:, i], s.values[i], \
                     b.values[i]
-            lo, hi = _ci(x)
+            lo, hi = percentile_ci(x)
             row = {"bot": bot, "role": role, "setting": json.dumps(v), "measure": m,
                    "value": float(val), "ci_low": lo, "ci_high": hi, "games": s.games}
             if role == "best":
                 row.update(diff=np.nan, diff_ci_low=np.nan, diff_ci_high=np.nan)
             else:
-                dlo, dhi = _ci(bx - x)
+                dlo, dhi = percentile_ci(bx - x)
                 row.update(diff=float(bval - val), diff_ci_low=dlo, diff_ci_high=dhi)
             rows.append(row)
     return rows
 
 
-def build(out: Path, workers: int = 1, games: int | None = None, quiet: bool = False):
-    """Run the worked example (``games``: games per trial; the race ends at 8×)."""
-    from demos_sim.analysis.tuner import load_tune, tune
-
-    out = Path(out)
+def tables(runs) -> dict[str, pd.DataFrame]:
+    """The tuner's tables of the first rung, and the ``rungs`` table: the best, runner-up
+    and default replayed by the next rungs on the racing deals (follow-up games)."""
+    tuned = runs.tune(TUNE_FILE)
+    spec, s, folder = tuned.spec, tuned.summary, tuned.folder
     bots = list(RUNGS)
-    spec = load_tune(_tune_path(), bot=bots[0])
-    if games is not None:
-        spec = spec.with_budget(games=games, final_games=8 * games)
-    folder = out / "runs" / f"{spec.name}"
-    s = tune(spec, out=folder, workers=workers, quiet=True)
-    if not quiet:
-        print(f"  tuned {spec.name}: {s['search']['description']}, "
-              f"{s['games_played']:,} games ({s['wall_s']:.1f} s)", flush=True)
     rung_rows = []
     chunk0 = s["racing"]["first_chunk"]
-    b0 = pd.read_csv(folder / "best.csv")       # the first rung: the race's final round
+    b0 = tuned.table("best")       # the first rung: the race's final round
     for _, r in b0.iterrows():
         rung_rows.append({"bot": bots[0], "role": r["role"],
                           "setting": json.dumps({n: s[r["role"]]["values"][n]
@@ -121,23 +101,17 @@ def build(out: Path, workers: int = 1, games: int | None = None, quiet: bool = F
                                                "diff", "diff_ci_low", "diff_ci_high")}})
     for bot in bots[1:]:
         n = max(1, round(spec.final_games * RUNGS[bot]))
-        spec_b = load_tune(_tune_path(), bot=bot).with_budget(
+        spec_b = load_tune(experiment_path(TUNE_FILE), bot=bot).with_budget(
             games=spec.games, final_games=spec.final_games)
-        rung_rows += _rung_rows(spec_b, s, bot, n, workers, chunk0)
-    tables = _tables(folder, s, pd.DataFrame(rung_rows), spec)
-    prov = [{"experiment": TUNE_FILE, "bot": bots[0], "name": s["name"], "seed": s["seed"],
-             "games_per_point": spec.games, "points": s["search"]["distinct_points"],
-             "version": s["version"], "git_revision": s["git_revision"],
-             "wall_s": s["wall_s"]}]
-    return tables, _Provenance(prov)
+        rung_rows += _rung_rows(spec_b, s, bot, n, runs.workers, chunk0)
+    return _tables(folder, s, pd.DataFrame(rung_rows))
 
 
-def _tables(folder: Path, s: dict, rungs: pd.DataFrame, spec) -> dict[str, pd.DataFrame]:
+def _tables(folder: Path, s: dict, rungs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     trials = pd.read_csv(folder / "trials.csv")
     racing = pd.read_csv(folder / "racing.csv")
     best = pd.read_csv(folder / "best.csv")
     imp = pd.read_csv(folder / "importance.csv")
-    names = list(s["params"])
     search = pd.DataFrame([{
         "method": s["search"]["method"], "description": s["search"]["description"],
         "space_size": s["search"]["space_size"], "trials": s["search"]["trials"],
@@ -154,7 +128,6 @@ def _tables(folder: Path, s: dict, rungs: pd.DataFrame, spec) -> dict[str, pd.Da
     targets = pd.DataFrame(s["targets"])
     pareto = trials[trials["first"] & trials["pareto"]].drop(columns=["first", "pareto"])
     pareto = pareto.sort_values("objective").reset_index(drop=True)
-    del names
     return {"search": search, "params": params, "targets": targets, "trials": trials,
             "pareto": pareto, "racing": racing, "best": best, "importance": imp,
             "rungs": rungs}
@@ -164,8 +137,6 @@ def _tables(folder: Path, s: dict, rungs: pd.DataFrame, spec) -> dict[str, pd.Da
 
 
 def _figure(w=6.0, h=4.2):
-    from demos_sim.analysis.plotting import figure
-
     return figure(1, 1, w, h)[0]
 
 
@@ -282,7 +253,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
 
 def _iv(lo, hi, f="{:.4f}") -> str:
-    return f"[{f.format(lo)}, {f.format(hi)}]"
+    return interval(lo, hi, f)
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -370,4 +341,4 @@ def key_figures(tables: dict) -> pd.DataFrame:
     for r in ru[ru["role"] == "default"].itertuples():
         rows.append({"figure": f"tuning: best − default {r.measure}", "bot": r.bot,
                      "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
-    return pd.DataFrame(rows, columns=["figure", "bot", "mean", "ci_low", "ci_high"])
+    return pd.DataFrame(rows, columns=COLUMNS)

@@ -1,4 +1,4 @@
-"""Intervals from exact integer sums: means, and paired differences of common-random-number runs.
+"""Intervals from exact integer sums: means, ratios, paired differences of common random numbers.
 
 Every per-game quantity ``x`` is an integer (value × ``scale``), and a run keeps only
 ``n``, ``Σx``, ``Σx²`` and, for paired comparisons, ``Σx·y`` where ``y`` is the same game
@@ -99,30 +99,3 @@ def ratio_ci(sx: int, sxx: int, sy: int, syy: int, sxy: int, n: int, scale: int 
     if rate:
         lo, hi = max(0.0, lo), min(1.0, hi)
     return Estimate(r, half * math.sqrt(n) / z, half, lo, hi)
-
-
-def p_value(diff: float, half_width: float, z: float = Z95) -> float:
-    """Two-sided normal p-value of a difference whose 95% half-width is ``half_width``."""
-    from scipy.stats import norm
-
-    if not (half_width > 0):                  # zero or NaN spread
-        return float("nan") if half_width != half_width else (0.0 if diff != 0 else 1.0)
-    return float(2 * norm.sf(abs(diff) / (half_width / z)))
-
-
-def adjust(pvalues, method: str = "holm"):
-    """Multiple-testing adjusted p-values (statsmodels ``multipletests``).
-
-    ``method``: ``"holm"`` (family-wise error, Holm–Bonferroni) or ``"fdr_bh"``
-    (false discovery rate, Benjamini–Hochberg). NaN p-values stay NaN and do not count
-    as tests.
-    """
-    import numpy as np
-    from statsmodels.stats.multitest import multipletests
-
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = ~np.isnan(p)
-    if ok.any():
-        out[ok] = multipletests(p[ok], method=method)[1]
-    return out

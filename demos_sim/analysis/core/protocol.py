@@ -1,0 +1,185 @@
+"""The analysis module protocol: what a question module declares, and what it is handed.
+
+A question module (``demos_sim/analysis/questions/<name>.py``, listed in
+:data:`demos_sim.analysis.suite.ANALYSES`) declares its runs and defines four functions;
+the suite (:mod:`demos_sim.analysis.suite`) does every run, and the module only computes::
+
+    TITLE = "Veto value"
+    METHOD = "one paragraph: what is compared, on which deals, which interval"
+    SHOW = ["veto_value", …]              # optional: tables shown in the report (default all)
+
+    # declared runs (all optional)
+    EXPERIMENTS = ["veto_individual_3p", …]        # experiment files in experiments/analyses/
+    RUNGS = {"greedy": 1.0, "heuristic": 0.25}     # bot -> share of the file's games
+    EXPERIMENT_RUNGS = {"x": {"convention": 1.0}}  # per file, instead of RUNGS
+    TUNES = [Tune("tuning_example", quick_final=8)]  # tune files (demos-sim tune)
+    READS_KEY_FIGURES = True               # the other sections' key figures (robustness)
+
+    def tables(runs: Runs) -> dict[str, pandas.DataFrame]: ...
+    def plots(tables: dict, folder: Path) -> list[str]: ...      # PNG files written
+    def findings(tables: dict) -> tuple[list[str], list[str]]: ... # (findings, flags)
+    def key_figures(tables: dict) -> pandas.DataFrame: ...        # optional: COLUMNS of
+                                                                  # core.key_figures
+
+An experiment file says ``{bot}`` where the policy goes; the suite runs it at every rung
+(:func:`demos_sim.runner.experiment.load_experiment` substitutes the bot), every grid point
+on the same deals, and hands the runner's tables to ``tables`` as a :class:`Run` per
+(file, bot). A :class:`Tune` is run by the tuner at one rung (:class:`TuneRun`: its
+summary and its CSV tables). ``tables`` may play follow-up games that depend on what the
+declared runs found (a fresh-deal check of the options it picked, the best setting
+replayed by another bot), with ``runs.workers`` processes; it never starts a declared run
+itself. ``plots``, ``findings`` and ``key_figures`` read only the tables, so the notebooks
+redraw a section from its committed CSV files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from demos_sim import ConfigError
+
+EXPERIMENTS_DIR = Path(__file__).resolve().parents[3] / "experiments" / "analyses"
+DEFAULT_RUNGS = {"greedy": 1.0}
+REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
+DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")
+
+
+def experiment_path(stem: str) -> Path:
+    """``experiments/analyses/<stem>.toml``: an analysis's experiment or tune file."""
+    return EXPERIMENTS_DIR / f"{stem}.toml"
+
+
+@dataclass(frozen=True)
+class Tune:
+    """A tune file (``demos-sim tune``, ``experiments/analyses/<file>.toml``) that the suite
+    runs for an analysis, at one rung.
+
+    With ``--games G`` (a quick look) the search plays ``G`` games per trial and the race
+    ends at ``quick_final × G`` games, with at most ``quick_trials`` trials when given.
+    """
+
+    file: str
+    bot: str | None = None            # default: the module's first rung
+    quick_final: int = 4
+    quick_trials: int | None = None
+
+
+@dataclass
+class Run:
+    """One experiment file at one rung: the runner's tables and meta."""
+
+    experiment: str          # file stem
+    bot: str
+    results: pd.DataFrame
+    hists: pd.DataFrame
+    meta: dict
+    folder: Path
+
+    def metric(self, name: str) -> pd.DataFrame:
+        return self.results[self.results["metric"] == name]
+
+
+@dataclass
+class TuneRun:
+    """One tune file at one rung: the tuner's summary and output folder."""
+
+    file: str                # file stem
+    bot: str
+    spec: Any                # the tuner's TuneSpec, with the budget played
+    summary: dict            # summary.json
+    folder: Path
+
+    def table(self, name: str) -> pd.DataFrame:
+        """One of the tuner's CSV tables: trials, racing, best, importance."""
+        return pd.read_csv(self.folder / f"{name}.csv")
+
+
+@dataclass
+class Runs:
+    """What the suite hands an analysis's ``tables``: its runs, by (file, bot)."""
+
+    items: dict[tuple[str, str], Run] = field(default_factory=dict)
+    tunes: dict[tuple[str, str], TuneRun] = field(default_factory=dict)
+    key_figures: pd.DataFrame | None = None   # READS_KEY_FIGURES: the other sections'
+    workers: int = 1                          # processes for follow-up games
+
+    def get(self, experiment: str, bot: str) -> Run:
+        return self.items[(experiment, bot)]
+
+    def bots(self, experiment: str) -> list[str]:
+        return [b for (e, b) in self.items if e == experiment]
+
+    def results(self, experiment: str, metric: str | None = None) -> pd.DataFrame:
+        """Results of every rung of ``experiment`` with a ``bot`` column."""
+        parts = []
+        for (e, b), run in self.items.items():
+            if e == experiment:
+                df = run.results if metric is None else run.metric(metric)
+                parts.append(df.assign(bot=b))
+        if not parts:
+            raise KeyError(experiment)
+        return pd.concat(parts, ignore_index=True)
+
+    def hists(self, experiment: str, metric: str | None = None) -> pd.DataFrame:
+        parts = []
+        for (e, b), run in self.items.items():
+            if e == experiment:
+                h = run.hists
+                parts.append((h if metric is None else h[h["metric"] == metric]).assign(bot=b))
+        return pd.concat(parts, ignore_index=True)
+
+    def tune(self, file: str, bot: str | None = None) -> TuneRun:
+        """The run of tune file ``file`` (at ``bot``; by default its only rung)."""
+        if bot is not None:
+            return self.tunes[(file, bot)]
+        found = [t for (f, _), t in self.tunes.items() if f == file]
+        if len(found) != 1:
+            raise KeyError(file)
+        return found[0]
+
+    def provenance(self) -> list[dict]:
+        """Seed, size, contract, version and git revision of every run (``section.json``)."""
+        out = []
+        for (e, b), run in self.items.items():
+            m = run.meta
+            out.append({"experiment": e, "bot": b, "name": m["experiment"]["name"],
+                        "seed": m["seed"], "games_per_point": m["games_per_point"],
+                        "points": len(m["points"]), "contract": m.get("contract"),
+                        "version": m.get("version"),
+                        "git_revision": m.get("git_revision"),
+                        "wall_s": m.get("wall_s")})
+        for (f, b), t in self.tunes.items():
+            s = t.summary
+            out.append({"experiment": f, "bot": b, "name": s["name"], "seed": s["seed"],
+                        "games_per_point": t.spec.games,
+                        "points": s["search"]["distinct_points"],
+                        "contract": s.get("contract"), "version": s["version"],
+                        "git_revision": s["git_revision"], "wall_s": s["wall_s"]})
+        return out
+
+
+def rungs(module, experiment: str) -> dict[str, float]:
+    """The rungs (bot -> share of the file's games) at which ``module`` runs a file."""
+    return (getattr(module, "EXPERIMENT_RUNGS", {}).get(experiment)
+            or getattr(module, "RUNGS", DEFAULT_RUNGS))
+
+
+def tunes(module) -> list[Tune]:
+    """The module's tune files, each with its rung (default: the first of RUNGS)."""
+    first = next(iter(getattr(module, "RUNGS", DEFAULT_RUNGS)))
+    return [t if t.bot is not None else Tune(t.file, first, t.quick_final, t.quick_trials)
+            for t in getattr(module, "TUNES", [])]
+
+
+def check(name: str, module) -> None:
+    """:class:`ConfigError` when ``module`` does not follow the protocol."""
+    missing = [a for a in REQUIRED if not hasattr(module, a)]
+    if missing:
+        raise ConfigError(f"analysis {name}: {module.__name__} lacks {', '.join(missing)}")
+    for t in getattr(module, "TUNES", []):
+        if not isinstance(t, Tune):
+            raise ConfigError(f"analysis {name}: TUNES holds {t!r}, not a Tune")

@@ -16,7 +16,7 @@ demo: $(STAMP)
 	$(VENV)/bin/demos-sim run experiments/demo.toml --workers 2
 	$(VENV)/bin/demos-sim report results/demo/
 
-# The designer's analyses (issue #6): every experiment in experiments/analyses/ at each
+# The designer's analyses: every experiment in experiments/analyses/ at each
 # bot rung, summaries and plots in results/analyses/<name>/, results/analyses/report.html.
 analyses: $(STAMP)
 	$(VENV)/bin/demos-sim analyse --workers 2

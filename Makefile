@@ -22,6 +22,7 @@ analyses: $(STAMP)
 	$(VENV)/bin/demos-sim analyse --workers 2
 
 test: $(STAMP)
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

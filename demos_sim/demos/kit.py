@@ -411,11 +411,11 @@ def compose(others=None, **decisions):
     kind; the other kinds go to ``others`` (default: uniform at random, the built-in
     ``random``). The result dispatches on ``obs[O_KIND]`` with direct calls and, like the
     engine's hot kernels, without numba's reference counting (it only forwards its
-    arrays): a composed policy plays as fast as the same policy written as one function
-    (benchmarks/bench_composed.py: 0.97–1.01× on a loaded 2-core machine; 0.85× with
-    reference counting on). It is compiled when composed (about a second) and not cached
-    on disk: numba's cache cannot tell two compositions apart, so a cached one could run
-    stale code.
+    arrays): a composed policy plays at about 0.95× the speed of the same policy written
+    as one function (benchmarks/bench_composed.py, median of 15 paired runs in CPU time,
+    for ``highcards`` and ``greedy``; 0.87–0.92× with reference counting on). It is
+    compiled when composed (about a second) and not cached on disk: numba's cache cannot
+    tell two compositions apart, so a cached one could run stale code.
     """
     f = decision_functions(others, **decisions)
     fav, pub, sec, veto, unan = f[FAVOURITE], f[PUBLIC], f[SECRET], f[VETO], f[UNANIMOUS]

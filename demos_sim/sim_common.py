@@ -182,3 +182,23 @@ class SimResultBase:
     @property
     def games(self) -> int:
         return int(self.agg[0])
+
+    def changed_variants(self) -> dict:
+        """The variants whose value differs from the contract's default (Part V)."""
+        import dataclasses
+
+        default = dataclasses.replace(self.config, variants={}).variants
+        return {k: v for k, v in self.config.variants.items() if v != default[k]}
+
+
+def print_variants(result: SimResultBase) -> None:
+    """The text summaries' line naming the variants set, if any."""
+    changed = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
+               for k, v in result.changed_variants().items()]
+    if changed:
+        print("variants: " + ", ".join(changed))
+
+
+def print_throughput(s: dict, workers: int) -> None:
+    print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
+          f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")

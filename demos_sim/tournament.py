@@ -1,15 +1,20 @@
-"""Tournaments between policies: seat rotations on common deals, paired intervals, ratings.
+"""Tournaments between policies: rotations on common deals, paired intervals, ratings.
 
-**Two policies, individual games** (DĒMOS individual modes, Protocole *each for
-themselves*). A seat pattern alternates the two policies (``ABAB`` for 4 players); the
-rotations are every cyclic shift of that pattern and of its complement, without repeats
-(4 players: ``ABAB``, ``BABA``; 3 players: ``ABA BAA AAB BAB ABB BBA``), so each policy
-holds every seat equally often. Every rotation plays the **same deals**: deal ``g`` is game
-``g`` of the seed (:mod:`demos_sim.sim_common` keys), so rotations differ only by who sits
-where.
+Every game and mode, through the game's :class:`demos_sim.game.Game` (its ``play`` gives
+each side's M1 win share game by game).
 
-For deal ``g``, ``a_g`` is the sum over rotations of A's seats' M1 shares (a shared win
-between ``k`` counts ``1/k`` to each winner), ``b_g`` the same for B. A games without a
+**Two policies, competitive games** (DĒMOS individual and team modes, Protocole *each for
+themselves*, L'Assemblée). A pattern alternates the two policies over the *sides* — the
+seats in individual games, the teams (and the Independent) in team modes, where every
+member of a side plays its side's policy (``ABAB`` for 4 sides); the rotations are every
+cyclic shift of that pattern and of its complement, without repeats (4 sides: ``ABAB``,
+``BABA``; 3 sides: ``ABA BAA AAB BAB ABB BBA``; 2 teams: ``AB``, ``BA``), so each policy
+holds every side equally often (in 2v3 both the team of two and the team of three).
+Every rotation plays the **same deals**: deal ``g`` is game ``g`` of the seed
+(:mod:`demos_sim.sim_common` keys), so rotations differ only by who sits where.
+
+For deal ``g``, ``a_g`` is the sum over rotations of A's sides' M1 shares (a shared win
+between ``k`` counts ``1/k`` to each winner), ``b_g`` the same for B. A game without a
 winner gives nothing to either.
 
 - **win share** of A: ``W = Σa / Σ(a + b)`` — A's part of all the wins the two policies
@@ -42,18 +47,18 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.sim_common import CHUNK, Z95, chunk_game_keys
+from demos_sim.sim_common import Z95, chunks_of
 
 # ------------------------------------------------------------------ seat patterns
 
 
-def rotations(players: int) -> list[str]:
+def rotations(sides: int) -> list[str]:
     """Every cyclic shift of the alternating pattern ``ABAB…`` and of its complement."""
-    base = "".join("AB"[i % 2] for i in range(players))
+    base = "".join("AB"[i % 2] for i in range(sides))
     comp = base.translate(str.maketrans("AB", "BA"))
     out: list[str] = []
     for pat in (base, comp):
-        for r in range(players):
+        for r in range(sides):
             p = pat[r:] + pat[:r]
             if p not in out:
                 out.append(p)
@@ -63,48 +68,20 @@ def rotations(players: int) -> list[str]:
 # ------------------------------------------------------------------ playing
 
 
-def _game(game: str):
-    if game == "demos":
-        from demos_sim.demos import engine as E, layout as L
-        from demos_sim.demos.policies import resolve
-        from demos_sim.demos.sim import policy_tuple
-        return E, L, resolve, policy_tuple, L.R_WINSIDES
-    if game == "protocole":
-        from demos_sim.protocole import engine as E, layout as L
-        from demos_sim.protocole.policies import resolve
-        from demos_sim.protocole.sim import policy_tuple
-        return E, L, resolve, policy_tuple, L.R_WINMASK
-    raise ConfigError(f"unknown game {game!r} (demos, protocole)")
+def side_shares(game: str, config, specs: list[str], games: int, seed: int,
+                plugins: tuple = ()) -> np.ndarray:
+    """(games, sides) M1 win shares of deals ``0 … games-1`` of ``seed`` (1/k to each of k
+    winning sides, 0 without a winner; cooperative games: 1 to every seat on a win), one
+    policy per seat; the same deals whatever ``specs`` are."""
+    from demos_sim.game import get_game
 
-
-def play_results(game: str, config, specs: list[str], games: int, seed: int) -> np.ndarray:
-    """Result rows of games ``0 … games-1`` of ``seed`` (one row per game, the kernel's
-    ``R_*`` columns), one policy per seat; the same deals whatever ``specs`` are."""
-    E, L, resolve, policy_tuple, _ = _game(game)
-    fns, params = policy_tuple(resolve(specs, config.players))
-    cfg = config.to_array()
-    rows = []
-    for chunk in range(math.ceil(games / CHUNK)):
-        count = min(CHUNK, games - chunk * CHUNK)
-        keys = chunk_game_keys(seed, chunk, 0, count)
-        res = np.zeros((count, L.RES_LEN), np.int64)
-        diag = np.zeros(E.DIAG_LEN, np.int64)
-        E.play_batch(fns, cfg, params, keys, res, diag)
-        if hasattr(E, "check_errors"):
-            E.check_errors(diag)
-        rows.append(res)
-    return np.concatenate(rows) if rows else np.zeros((0, L.RES_LEN), np.int64)
-
-
-def seat_shares(game: str, res: np.ndarray, players: int) -> np.ndarray:
-    """(games, players) M1 shares: 1/k to each of k winning seats, 0 without a winner."""
-    _, L, _, _, col = _game(game)
-    nwin = res[:, L.R_NWIN].astype(np.float64)
-    out = np.zeros((res.shape[0], players))
-    for s in range(players):
-        won = (res[:, col] >> s) & 1 == 1
-        out[:, s] = np.where(won & (nwin > 0), 1.0 / np.maximum(nwin, 1), 0.0)
-    return out
+    g = get_game(game)
+    scale = g.quantity("win_share").scale
+    rows = [g.play(config, list(specs), tuple(plugins), seed, chunk, count)["win_share"]
+            for chunk, count in chunks_of(games)]
+    n = len(g.side_seats(config))
+    out = np.concatenate(rows) if rows else np.zeros((0, n), np.int64)
+    return out / scale
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, list[float]]:
@@ -167,33 +144,36 @@ class Match:
         return out
 
 
-def match(game: str, config, a: str, b: str, games: int, seed: int) -> Match:
-    """Play ``a`` against ``b``: every rotation (individual) or each as the whole table
-    (Protocole all together), all on the deals ``0 … games-1`` of ``seed``."""
+def match(game: str, config, a: str, b: str, games: int, seed: int,
+          plugins: tuple = ()) -> Match:
+    """Play ``a`` against ``b`` on the deals ``0 … games-1`` of ``seed``: every rotation of
+    the two policies over the sides (seats in individual games, teams in team modes —
+    each policy then holds every side, team of two and team of three, Independent, equally
+    often), or each as the whole table in a cooperative game (Protocole all together)."""
+    from demos_sim.game import get_game
+
     t0 = time.perf_counter()
-    n = config.players
-    coop = game == "protocole" and config.mode == "coop"
-    if game == "demos" and config.mode != "individual":
-        raise ConfigError("DĒMOS tournaments are for individual games (team modes: "
-                          "compare teams with `simulate`)")
-    if coop:
-        from demos_sim.protocole.layout import OUT_WIN, R_OUTCOME
-        ra = play_results(game, config, [a] * n, games, seed)
-        rb = play_results(game, config, [b] * n, games, seed)
-        wa = (ra[:, R_OUTCOME] == OUT_WIN).astype(np.float64)    # the team won (P5.2)
-        wb = (rb[:, R_OUTCOME] == OUT_WIN).astype(np.float64)
+    g = get_game(game)
+    sides = g.side_seats(config)
+    n = g.players_of(config)
+    if g.cooperative(config):
+        wa = side_shares(game, config, [a] * n, games, seed, plugins)[:, 0]   # the team won
+        wb = side_shares(game, config, [b] * n, games, seed, plugins)[:, 0]
         return Match(game, (a, b), games, seed, [], wa, wb, time.perf_counter() - t0, True)
-    rots = rotations(n)
+    rots = rotations(len(sides))
     A = np.zeros(games)
     B = np.zeros(games)
     for pat in rots:
-        specs = [a if c == "A" else b for c in pat]
-        sh = seat_shares(game, play_results(game, config, specs, games, seed), n)
-        for s, c in enumerate(pat):
+        specs = [""] * n
+        for side, c in zip(sides, pat):
+            for seat in side:
+                specs[seat] = a if c == "A" else b
+        sh = side_shares(game, config, specs, games, seed, plugins)
+        for s_, c in enumerate(pat):
             if c == "A":
-                A += sh[:, s]
+                A += sh[:, s_]
             else:
-                B += sh[:, s]
+                B += sh[:, s_]
     return Match(game, (a, b), games, seed, rots, A, B, time.perf_counter() - t0)
 
 
@@ -218,13 +198,14 @@ def bradley_terry(names: list[str], wins: np.ndarray, iters: int = 2000) -> dict
     return {n: float(e) for n, e in zip(names, elo)}
 
 
-def round_robin(game: str, config, policies: list[str], games: int, seed: int) -> dict:
+def round_robin(game: str, config, policies: list[str], games: int, seed: int,
+                plugins: tuple = ()) -> dict:
     """Every pair as a :func:`match`; win shares and a Bradley–Terry / Elo table."""
     k = len(policies)
     wins = np.zeros((k, k))
     pairs = []
     for i, j in itertools.combinations(range(k), 2):
-        m = match(game, config, policies[i], policies[j], games, seed)
+        m = match(game, config, policies[i], policies[j], games, seed, plugins)
         wins[i, j] = m.a.sum()
         wins[j, i] = m.b.sum()
         pairs.append(m.summary())
@@ -259,33 +240,31 @@ def format_match(s: dict) -> str:
     return "\n".join(lines)
 
 
-def make_config(game: str, rules: str = "full", players: int = 4, mode: str | None = None,
-                level: int | None = None):
-    if game == "demos":
-        from demos_sim.demos.rules import DemosConfig
-        return DemosConfig(rules, mode or "individual", players)
-    if game == "protocole":
-        from demos_sim.protocole.rules import ProtocoleConfig
-        mode = mode or "each"
-        if mode == "coop":
-            return ProtocoleConfig(mode="coop", level=level or 2, players=players)
-        return ProtocoleConfig(mode="each", players=players)
-    raise ConfigError(f"unknown game {game!r} (demos, protocole)")
+def make_config(game: str, players: int | None = None, variants: dict | None = None,
+                **options):
+    """A configuration of ``game`` from command-line style options (``rules``, ``mode``,
+    ``level``, ``seating`` — those the game has), the player count and variants."""
+    from demos_sim.game import get_game
+
+    return get_game(game).config_from_options(options, players, dict(variants or {}))
 
 
-def run_tournament(game: str, rules: str, players: int, policies: list[str], games: int,
-                   seed: int, mode: str | None = None, level: int | None = None,
-                   as_json: bool = False) -> str:
+def run_tournament(game: str, config, policies: list[str], games: int, seed: int,
+                   plugins: tuple = (), as_json: bool = False) -> str:
     """The ``demos-sim tournament`` command: a match for two policies, a round robin with
     a Bradley–Terry table for more."""
     policies = [p.strip() for p in policies if p.strip()]
     if len(policies) < 2:
         raise ConfigError("--policies needs at least two policies (A,B)")
-    config = make_config(game, rules, players, mode, level)
+    from demos_sim.game import get_game
+
+    g = get_game(game)
+    for p in policies:                       # unknown names: a one-line error, now
+        g.check_policies([p], g.players_of(config), [])
     if len(policies) == 2:
-        s = match(game, config, policies[0], policies[1], games, seed).summary()
+        s = match(game, config, policies[0], policies[1], games, seed, plugins).summary()
         return json.dumps(s, indent=2) if as_json else format_match(s)
-    rr = round_robin(game, config, policies, games, seed)
+    rr = round_robin(game, config, policies, games, seed, plugins)
     if as_json:
         return json.dumps(rr, indent=2)
     out = [format_match(s) for s in rr["pairs"]]
@@ -308,7 +287,7 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    demos_cfg = make_config("demos", "full", 4)
+    demos_cfg = make_config("demos", 4, rules="full")
     k = len(LADDER_DEMOS)
     wins = np.zeros((k, k))
     for i, j in itertools.combinations(range(k), 2):       # every pair, for the ratings
@@ -328,13 +307,13 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
                      "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
     from demos_sim.protocole.policies import available as p_avail
     if "planner" in p_avail():
-        s = match("protocole", make_config("protocole", players=4, mode="each"),
+        s = match("protocole", make_config("protocole", 4, mode="each"),
                   "planner", "cautious", games, seed).summary()
         rows.append({"game": "protocole each 4p", "policy": "planner", "against": "cautious",
                      "measure": "win share", "value": s["win_share"]["planner"],
                      "ci_lo": s["ci95"]["planner"][0], "ci_hi": s["ci95"]["planner"][1],
                      "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
-        s = match("protocole", make_config("protocole", players=4, mode="coop", level=2),
+        s = match("protocole", make_config("protocole", 4, mode="coop", level=2),
                   "planner", "convention", games, seed).summary()
         pd = s["paired"]
         rows.append({"game": "protocole coop level 2 4p", "policy": "planner",
@@ -405,27 +384,35 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
 
 
 def _cmd_tournament(args) -> int:
-    from demos_sim.registry import load_plugin
+    from demos_sim.game import CLI_SETTINGS, get_game, parse_set
 
+    g = get_game(args.game)
     for plugin in args.plugin:
-        load_plugin(plugin)
+        g.load_plugin(plugin)
     if args.games < 1:
         raise ConfigError("--games must be at least 1")
-    players = args.players if args.players is not None else 4
-    print(run_tournament(args.game, args.rules, players, args.policies.split(","), args.games,
-                         args.seed, mode=args.mode, level=args.level, as_json=args.json))
+    config = make_config(args.game, args.players, parse_set(args.set),
+                         **{k: getattr(args, k) for k in CLI_SETTINGS})
+    print(run_tournament(args.game, config, args.policies.split(","), args.games, args.seed,
+                         tuple(args.plugin), as_json=args.json))
     return 0
 
 
 def add_tournament_parser(sub) -> None:
     """``demos-sim tournament``: registered by :func:`demos_sim.cli.build_parser`."""
-    tp = sub.add_parser("tournament", help="policies against each other: every seat rotation "
-                                           "on common deals, win shares with 95%% CIs")
-    tp.add_argument("--game", default="demos", help="demos or protocole")
-    tp.add_argument("--rules", default="full", help="DĒMOS: full or simplified")
-    tp.add_argument("--mode", default=None, help="Protocole: each (default) or coop")
-    tp.add_argument("--level", type=int, default=None, help="Protocole coop level (default 2)")
-    tp.add_argument("--players", type=int, default=None, help="seats (default 4)")
+    tp = sub.add_parser("tournament", help="policies against each other: every rotation of "
+                                           "seats or sides on common deals, win shares with "
+                                           "95%% CIs")
+    tp.add_argument("--game", default="demos", help="demos, protocole or assemblee")
+    tp.add_argument("--rules", default=None, help="DĒMOS: full (default) or simplified")
+    tp.add_argument("--mode", default=None,
+                    help="DĒMOS: individual (default), 2v2, 2v3, 2v2+1 (the policies take "
+                         "turns on every side); Protocole: each (default) or coop")
+    tp.add_argument("--level", type=int, default=None, help="Protocole coop level")
+    tp.add_argument("--seating", default=None, help="DĒMOS team modes: label by seat")
+    tp.add_argument("--players", type=int, default=None, help="seats (default: the game's)")
+    tp.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
+                    help="variant of RULES.md Part V (see `demos-sim variants`)")
     tp.add_argument("--policies", required=True, help="A,B (a match) or A,B,C… (round robin "
                                                       "and Bradley–Terry ratings)")
     tp.add_argument("--games", type=int, default=2000, help="deals (each played in every rotation)")

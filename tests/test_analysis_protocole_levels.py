@@ -56,9 +56,9 @@ def test_hist_summary_by_hand():
 def test_new_quantities_per_game(mode, level, players):
     from demos_sim.protocole import layout as L
     from demos_sim.protocole.sim import play_chunk
-    from demos_sim.runner.games import SHARE_SCALE, adapter
+    from demos_sim.game import SHARE_SCALE, get_game
 
-    ad = adapter("protocole")
+    ad = get_game("protocole")
     cfg = ad.make_config({"mode": mode, "level": level}, players, {})
     q = ad.play(cfg, ["random"] * players, (), 5, 0, 3000)
     res = play_chunk(cfg.to_array(), ["random"] * players, 5, players, (), 0, 3000)

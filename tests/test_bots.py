@@ -46,7 +46,7 @@ def test_rotations_give_every_seat_to_each_policy_equally():
 
 
 def test_tournament_is_deterministic_for_a_seed():
-    cfg = make_config("demos", "full", 4)
+    cfg = make_config("demos", 4, rules="full")
     m1 = match("demos", cfg, "heuristic", "greedy", 300, 11)
     m2 = match("demos", cfg, "heuristic", "greedy", 300, 11)
     assert np.array_equal(m1.a, m2.a) and np.array_equal(m1.b, m2.b)
@@ -68,17 +68,17 @@ def _se(m):
 @pytest.mark.parametrize("strong, weak, deals", [("greedy", "random", 1000),
                                                  ("heuristic", "greedy", 12000)])
 def test_demos_ladder_order(strong, weak, deals):
-    m = match("demos", make_config("demos", "full", 4), strong, weak, deals, 2027)
+    m = match("demos", make_config("demos", 4, rules="full"), strong, weak, deals, 2027)
     w, se = _se(m)
     assert w - SIGMAS * se > 0.5, (strong, weak, w, se)
 
 
 def test_protocole_planner_beats_cautious_and_convention():
-    m = match("protocole", make_config("protocole", players=4, mode="each"),
+    m = match("protocole", make_config("protocole", 4, mode="each"),
               "planner", "cautious", 6000, 2027)
     w, se = _se(m)
     assert w - SIGMAS * se > 0.5, (w, se)
-    c = match("protocole", make_config("protocole", players=4, mode="coop", level=2),
+    c = match("protocole", make_config("protocole", 4, mode="coop", level=2),
               "planner", "convention", 30000, 2027)
     d = c.a - c.b
     se_d = float(d.std(ddof=1)) / math.sqrt(len(d))
@@ -92,8 +92,37 @@ def test_bradley_terry_recovers_an_order():
 
 
 def test_round_robin_prints_ratings():
-    out = run_tournament("demos", "full", 4, ["random", "greedy", "heuristic"], 100, 3)
+    out = run_tournament("demos", make_config("demos", 4, rules="full"),
+                         ["random", "greedy", "heuristic"], 100, 3)
     assert "Bradley–Terry" in out and "heuristic" in out
+
+
+@pytest.mark.parametrize("mode, rots", [("2v2", ["AB", "BA"]), ("2v3", ["AB", "BA"]),
+                                        ("2v2+1", ["ABA", "BAB", "AAB", "BBA", "BAA", "ABB"])])
+def test_team_mode_tournament_rotates_policies_over_sides(mode, rots):
+    """D9: in team modes a policy plays for a whole side, and each policy holds every side
+    (2v3: the team of two and the team of three) equally often; a policy against itself is
+    exactly even deal by deal, and each deal's wins add up to the sides' shares."""
+    cfg = make_config("demos", mode=mode)
+    m = match("demos", cfg, "greedy", "random", 200, 5)
+    assert sorted(m.rotations) == sorted(rots)
+    total = m.a + m.b
+    assert np.all(total <= len(rots) + 1e-9)
+    assert m.summary()["win_share"]["greedy"] > 0.5 + 3 * _se(m)[1]
+    same = match("demos", cfg, "greedy", "greedy", 100, 5)
+    assert np.array_equal(same.a, same.b)
+
+
+def test_assemblee_tournament():
+    """L'Assemblée through the same interface: seats rotate, a collapse (A5.3) counts for
+    neither policy, the same persona against itself is even deal by deal."""
+    cfg = make_config("assemblee", 6)
+    m = match("assemblee", cfg, "civic", "free_rider", 300, 5)
+    assert m.rotations == ["ABABAB", "BABABA"]
+    same = match("assemblee", cfg, "civic", "civic", 100, 5)
+    assert np.array_equal(same.a, same.b)
+    s = m.summary()
+    assert 0 <= s["win_share"]["civic"] <= 1
 
 
 def test_cli_tournament(capsys):
@@ -107,6 +136,14 @@ def test_cli_tournament(capsys):
     assert main(["tournament", "--game", "protocole", "--mode", "coop", "--level", "2",
                  "--policies", "planner,convention", "--games", "50"]) == 0
     assert "win rate" in capsys.readouterr().out
+    assert main(["tournament", "--mode", "2v3", "--set", "team_trio=pooled",
+                 "--policies", "greedy,random", "--games", "30"]) == 0
+    assert "AB BA" in capsys.readouterr().out
+    assert main(["tournament", "--game", "assemblee", "--players", "5",
+                 "--policies", "civic,aggressive", "--games", "30"]) == 0
+    assert "ABABA" in capsys.readouterr().out
+    assert main(["tournament", "--game", "protocole", "--rules", "full",
+                 "--policies", "planner,cautious"]) == 2
 
 
 def test_heuristic_blind_expectation_is_exact():

@@ -78,7 +78,7 @@ def test_record_writes_valid_jsonl(tmp_path):
     (["--set", "media_optional=1"], "true or false"),
     (["--set", "max_rounds=0"], "max_rounds"),
     (["--set", "carre_points=-1"], "carre_points"),
-    (["--game", "chess"], "unknown or not yet available game"),
+    (["--game", "chess"], "unknown game 'chess'"),
 ])
 def test_bad_input_is_one_line_error(tmp_path, args, fragment):
     out = tmp_path / "x.jsonl"

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from demos_sim.runner.games import adapter
+from demos_sim.game import get_game
 
 PATH = Path(__file__).with_name("digests.json")
 GAMES, RECORDS, SEED = 2048, 12, 20261201
@@ -59,7 +59,7 @@ def _digest(parts) -> str:
 
 def digests(name: str) -> dict[str, str]:
     game, settings, players, variants, specs = SETUPS[name]
-    a = adapter(game)
+    a = get_game(game)
     config = a.make_config(settings, players, variants)
     out = a.play(config, specs, (), SEED, 0, GAMES)
     results = _digest(f"{k}:{v.shape}:".encode() + np.ascontiguousarray(v, np.int64).tobytes()

@@ -114,8 +114,8 @@ def test_record_and_simulate_with_majority_scope(tmp_path, capsys, mode):
     (["--set", "standard_tie=maybe"], "standard_tie must be one of"),
     (["--set", "majority_scope=both"], "majority_scope must be one of"),        # P3.1a
     (["--set", "round_cap=0"], "round_cap"),
-    (["--rules", "simplified"], "DĒMOS only"),
-    (["--seating", "ABAB"], "DĒMOS only"),
+    (["--rules", "simplified"], "--rules does not apply to Protocole"),
+    (["--seating", "ABAB"], "--seating does not apply to Protocole"),
 ])
 def test_bad_input_is_one_line_error(tmp_path, args, fragment):
     out = tmp_path / "x.jsonl"

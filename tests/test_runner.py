@@ -12,7 +12,7 @@ from demos_sim.cli import main
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import simulate
 from demos_sim.runner import load_experiment, run_experiment
-from demos_sim.runner.games import SHARE_SCALE, adapter
+from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.sim_common import CHUNK
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,7 +82,7 @@ def test_points_play_the_same_deals(tmp_path):
     path = write(tmp_path, 'game = "demos"\nseed = 11\ngames = 3000\n'
                            '[grid]\nround_cap = [200, 300]\n')
     df = run_experiment(load_experiment(path), out=tmp_path / "r", quiet=True).results
-    ratios = [q.name for q in adapter("demos").quantities if q.per is not None]
+    ratios = [q.name for q in get_game("demos").quantities if q.per is not None]
     other = df[(df["point"] == 1) & ~df["metric"].isin(ratios)]
     assert (other["diff"] == 0).all() and (other["diff_sd"] == 0).all()
     # ratio metrics carry no paired difference (Quantity.per)
@@ -94,7 +94,7 @@ def test_points_play_the_same_deals(tmp_path):
 def test_paired_sd_is_the_sd_of_per_game_differences(tmp_path):
     exp = load_experiment(SMOKE).with_games(CHUNK)
     df = run_experiment(exp, out=tmp_path / "r", quiet=True).results
-    ad = adapter("demos")
+    ad = get_game("demos")
     x = [ad.play(p.config, list(p.policies), (), exp.seed, 0, CHUNK) for p in exp.points]
     for metric, scale in (("win_share", SHARE_SCALE), ("points", 1), ("rounds", 1)):
         d = (x[1][metric] - x[0][metric]) / scale

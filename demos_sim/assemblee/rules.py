@@ -4,7 +4,7 @@ An :class:`AssembleeConfig` is frozen and validated on construction: an invalid
 configuration raises :class:`demos_sim.ConfigError` with a one-line message before
 anything runs. ``to_array()`` packs it into the int64 vector the kernels read (offsets
 in :mod:`demos_sim.assemblee.layout`). ``--set`` values are parsed by
-:func:`demos_sim.cli.parse_set` (JSON when it parses, a string otherwise).
+:func:`demos_sim.game.parse_set` (JSON when it parses, a string otherwise).
 """
 
 from __future__ import annotations

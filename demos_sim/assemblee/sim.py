@@ -18,7 +18,8 @@ from demos_sim.assemblee.policies import Policy, load_extension, loaded_extensio
 from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (
-    SimResultBase, check_run_args, run_chunks, share_ci, share_counts,
+    SimResultBase, check_run_args, print_throughput, print_variants, run_chunks, share_ci,
+    share_counts,
 )
 
 P = L.MAXP
@@ -229,12 +230,14 @@ def simulate(config: AssembleeConfig, specs: list[str], games: int, seed: int,
     return SimResult(config, list(specs), seed, agg, wall, workers)
 
 
-def print_summary(s: dict, workers: int) -> None:
+def print_summary(result: SimResult, workers: int) -> None:
     """The text form of ``demos-sim simulate --game assemblee``."""
+    s = result.summary()
     v = s["variants"]
     print(f"L'Assemblée, {s['players']} players, {v['rounds']} rounds, collapse threshold "
           f"{s['collapse_threshold_in_force']}, policies {','.join(s['policies'])}, "
           f"seed {s['seed']}")
+    print_variants(result)
     lo, hi = s["collapse_ci95"]
     print(f"{s['games']} games, {s['mean_rounds']:.2f} rounds/game, collapse rate "
           f"{s['collapse_rate']:.4f} [{lo:.4f}, {hi:.4f}]")
@@ -253,5 +256,4 @@ def print_summary(s: dict, workers: int) -> None:
           f"ended by min_players {s['early_end_share']:.4f}   ostracism proposals/game "
           f"{s['ostracism_proposals_per_game']:.3f}, passed/game "
           f"{s['ostracism_passes_per_game']:.3f}")
-    print(f"throughput: {s['games_per_s']:,.0f} games/s, {s['rounds_per_s']:,.0f} rounds/s "
-          f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")
+    print_throughput(s, workers)

@@ -19,8 +19,8 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.policies import Policy, loaded_plugins, resolve
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (  # noqa: F401  (CHUNK, chunks_of re-exported)
-    CHUNK, SimResultBase, check_run_args, chunk_game_keys, chunks_of, play_rows, run_chunks, share_ci,
-    share_counts,
+    CHUNK, SimResultBase, check_run_args, chunk_game_keys, chunks_of, play_rows, print_throughput,
+    print_variants, run_chunks, share_ci, share_counts,
 )
 
 
@@ -118,6 +118,25 @@ class SimResult(SimResultBase):
             "games_per_s": n / self.wall_s if self.wall_s > 0 else None,
             "contract": CONTRACT, "version": __version__, "git_revision": git_revision(),
         }
+
+
+def print_summary(result: SimResult, workers: int) -> None:
+    """The text form of ``demos-sim simulate`` (DĒMOS)."""
+    s = result.summary()
+    config = result.config
+    what = "side" if config.mode != "individual" else "seat"
+    print(f"DĒMOS {config.rules} rules, {config.mode}, {config.players} players, "
+          f"policies {','.join(result.policies)}, seed {result.seed}")
+    print_variants(result)
+    print(f"{s['games']} games, {s['rounds']} rounds, {s['mean_rounds']:.2f} rounds/game")
+    print(f"{what:>6}  seats      win share   95% CI")
+    for side in s["sides"]:
+        lo, hi = side["ci95"]
+        seats = ",".join(map(str, side["seats"]))
+        print(f"{side['side']:>6}  {seats:<9}  {side['share']:.4f}     [{lo:.4f}, {hi:.4f}]")
+    print(f"no winner {s['no_winner_share']:.4f}   truncated {s['truncated_share']:.4f}   "
+          f"vetoes/game {s['vetoes_per_game']:.3f}")
+    print_throughput(s, workers)
 
 
 def simulate(config: DemosConfig, specs: list[str], games: int, seed: int,

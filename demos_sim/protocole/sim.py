@@ -16,7 +16,8 @@ from demos_sim.protocole.policies import Policy, loaded_plugins, resolve
 from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import (
-    SimResultBase, check_run_args, play_rows, run_chunks, share_ci, share_counts,
+    SimResultBase, check_run_args, play_rows, print_throughput, print_variants, run_chunks,
+    share_ci, share_counts,
 )
 
 
@@ -152,3 +153,38 @@ def simulate(config: ProtocoleConfig, specs: list[str], games: int, seed: int,
     args = (config.to_array(), specs, seed, config.players, tuple(loaded_plugins()))
     agg, wall = run_chunks(run_chunk, args, games, workers)
     return SimResult(config, list(specs), seed, agg, wall, workers)
+
+
+def print_summary(result: SimResult, workers: int) -> None:
+    """The text form of ``demos-sim simulate --game protocole``."""
+    s = result.summary()
+    config = result.config
+    pols = ",".join(result.policies)
+    if config.mode == "each":
+        print(f"Protocole each for themselves, {config.players} players, "
+              f"policies {pols}, seed {result.seed}")
+    else:
+        print(f"Protocole all together, level {config.level}, {config.players} players, "
+              f"policies {pols}, seed {result.seed}")
+    print_variants(result)
+    print(f"{s['games']} games, {s['rounds']} rounds, {s['mean_rounds']:.2f} rounds/game")
+    if config.mode == "each":
+        print("  seat  win share   95% CI              eliminated  mean points")
+        for p in s["seats"]:
+            lo, hi = p["ci95"]
+            print(f"{p['seat']:>6}  {p['share']:.4f}     [{lo:.4f}, {hi:.4f}]    "
+                  f"{p['elimination_rate']:.4f}      {p['mean_points']:.3f}")
+        print(f"no winner {s['no_winner_share']:.4f}   truncated {s['truncated_share']:.4f}")
+    else:
+        lo, hi = s["ci95"]
+        print(f"win rate {s['win_rate']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]   ({s['wins']} wins)")
+        print(f"lost by elimination {s['loss_elimination_share']:.4f}   by reinforced control "
+              f"{s['loss_reinforced_share']:.4f}   truncated {s['truncated_share']:.4f}")
+        won = s["won_foyer_cards"]
+        if won["mean"] is None:
+            print("record of won games (cards in Foyers): no game won")
+        else:
+            dist = "  ".join(f"{k}:{v}" for k, v in won["distribution"].items())
+            print(f"record of won games (cards in Foyers): mean {won['mean']:.2f}   "
+                  f"games by record {dist}")
+    print_throughput(s, workers)

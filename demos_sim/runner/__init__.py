@@ -1,7 +1,7 @@
 """Experiments at scale: experiment files, chunk scheduling, backends, storage, resume.
 
 Path of data: experiment file (:mod:`.experiment`) → tasks of one chunk at every grid
-point (:mod:`.tasks`, through a game adapter, :mod:`.games`) → backends (:mod:`.backends`)
+point (:mod:`.tasks`, through the game's :class:`demos_sim.game.Game`) → backends (:mod:`.backends`)
 → atomic chunk store (:mod:`.store`) → totals in chunk order, stopping rule (:mod:`.run`)
 → tidy tables (:mod:`.tables`) → report (:mod:`demos_sim.report`).
 """

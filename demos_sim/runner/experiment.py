@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from demos_sim import ConfigError
-from demos_sim.runner.games import GameAdapter, adapter as get_adapter
+from demos_sim.game import Game, get_game
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
                "games", "metrics", "variants", "grid", "baseline", "stop", "sweep")
@@ -83,7 +83,7 @@ class Experiment:
     text: str
     data: dict
     game: str
-    adapter: GameAdapter
+    adapter: Game                     # the game's interface (demos_sim.game)
     seed: int
     games: int                    # games per grid point (the maximum under a stop rule)
     stop: StopRule | None
@@ -190,7 +190,7 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
     if not isinstance(data["game"], str):
         P.fail("game", f"must be a string, got {data['game']!r}")
     try:
-        ad = get_adapter(data["game"])
+        ad = get_game(data["game"])
     except ConfigError as e:
         P.fail("game", str(e))
     allowed = COMMON_KEYS + tuple(ad.settings)

@@ -60,7 +60,7 @@ def sha256_file(path: str | os.PathLike) -> str:
 def code_digest(adapter, plugins) -> str:
     """SHA-256 over the source files that decide a chunk's aggregate."""
     here = Path(__file__).resolve().parent
-    files = [here / "tasks.py", here / "games.py"] + list(adapter.source_files())
+    files = [here / "tasks.py", here.parent / "game.py"] + list(adapter.source_files())
     for p in plugins:
         if p.endswith(".py") and Path(p).exists():
             files.append(Path(p).resolve())

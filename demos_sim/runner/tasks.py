@@ -61,12 +61,12 @@ def play_task(game: str, seed: int, chunk: int, count: int, points: list[tuple],
     reference point of the block is always among them.
     """
     from demos_sim.registry import load_plugin
-    from demos_sim.runner.games import adapter
+    from demos_sim.game import get_game
 
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     for plugin in plugins:
         load_plugin(plugin)
-    ad = adapter(game)
+    ad = get_game(game)
     outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count)
                 for i, config, specs, _ in points}
     return aggregate_outcomes(ad, outcomes, {i: ref for i, _, _, ref in points})

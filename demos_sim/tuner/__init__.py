@@ -32,7 +32,7 @@ Parameters are the game's variants (integer ones with ``low``/``high``/``step``,
 with ``values = [...]``), an entry ``NAME.i`` of a list variant (DĒMOS ``run_base.0`` is
 the one-suit run base) or a setting (``seating`` — ``values = "all"`` is every distinct
 arrangement of the mode's team labels —, Protocole's ``level``). Targets: ``seat_parity``
-(alias ``side_parity``), or any quantity of the game's runner adapter (``no_winner``,
+(alias ``side_parity``), or any quantity of the game (``Game.quantities``: ``no_winner``,
 ``rounds``, ``win_share`` with ``side``, ``combo_share`` with a bin, …). The objective the
 search minimises is the weighted sum of the target losses (the weights are stated in the
 output); the trade-offs appear as the Pareto front of the evaluated points over the

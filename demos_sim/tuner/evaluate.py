@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from demos_sim.game import get_game
 from demos_sim.registry import load_plugin
 from demos_sim.runner.backends import InlineBackend, make_backend
-from demos_sim.runner.games import adapter
 from demos_sim.sim_common import chunks_of
 from demos_sim.tuner.spec import PARITY, TuneSpec, resolve_columns
 
@@ -45,7 +45,7 @@ def _play_sums(game, seed, chunk, count, cands, plugins, quantities, batch):
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     for plugin in plugins:
         load_plugin(plugin)
-    ad = adapter(game)
+    ad = get_game(game)
     return [_batch_sums(ad.play(config, list(specs), tuple(plugins), seed, chunk, count),
                         quantities, count, batch) for config, specs in cands]
 

@@ -40,8 +40,8 @@ from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure
 from demos_sim.analysis.core.protocol import Tune, experiment_path
 from demos_sim.analysis.core.stats import Z95, adjust, p_value, sample_mean_ci
+from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.runner.experiment import load_experiment
-from demos_sim.runner.games import SHARE_SCALE, adapter
 from demos_sim.sim_common import CHUNK
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
@@ -245,7 +245,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 # ------------------------------------------------------------------ fresh-deal check
 def _confirm_chunk(configs: list, specs: list, seed: int, chunk: int, count: int):
-    ad = adapter("demos")
+    ad = get_game("demos")
     return [ad.play(c, list(s), (), seed, chunk, count)["win_share"]
             for c, s in zip(configs, specs)]
 

@@ -1,4 +1,4 @@
-"""The runner's adapter for L'Assemblée (see :mod:`demos_sim.runner.games`)."""
+"""L'Assemblée as a :class:`demos_sim.game.Game` (RULES.md Part A)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.runner.games import GameAdapter, Quantity
+from demos_sim.game import Game, Quantity
 from demos_sim.assemblee.layout import CHARACTERS, EVENTS, NHARM, PERSONALITIES
 
 HARMFUL = EVENTS[:NHARM]
@@ -17,7 +17,7 @@ _PKG = Path(__file__).resolve().parent.parent
 SCALE = 360360
 
 
-class AssembleeAdapter(GameAdapter):
+class AssembleeGame(Game):
     """L'Assemblée (RULES.md Part A), 4–15 players; sides are seats.
 
     ``win_share`` is in units of 1/360360 (lcm 1…15) so that every M1 share is exact.
@@ -39,6 +39,7 @@ class AssembleeAdapter(GameAdapter):
     title = "L'Assemblée"
     settings: dict = {"force_personality": None}
     default_policy = "civic"
+    policies_module = "demos_sim.assemblee.policies"
     quantities = (
         Quantity("win_share", "side", SCALE, rate=True, description="M1 win share"),
         Quantity("no_winner", "game", rate=True,
@@ -95,16 +96,6 @@ class AssembleeAdapter(GameAdapter):
         parse_force(value)
         return "none" if value is None else str(value).strip() or "none"
 
-    def variant_names(self):
-        from demos_sim.assemblee.rules import VARIANTS
-
-        return list(VARIANTS)
-
-    def check_variant(self, name, value):
-        from demos_sim.assemblee.rules import check_variant
-
-        return check_variant(name, value)
-
     def make_config(self, settings, players, variants):
         from demos_sim.assemblee.rules import AssembleeConfig
 
@@ -125,12 +116,11 @@ class AssembleeAdapter(GameAdapter):
             d["force_personality"] = {str(k): v for k, v in config.force_personality.items()}
         return d
 
-    def check_policies(self, specs, players, plugins):
-        from demos_sim.assemblee.policies import load_extension, resolve
+    def load_plugin(self, plugin):
+        """A policy module, or a persona file ``FILE.toml`` (personas.toml's format)."""
+        from demos_sim.assemblee.policies import load_extension
 
-        for plugin in plugins:
-            load_extension(plugin)
-        return [p.name for p in resolve(list(specs), players)]
+        load_extension(plugin)
 
     def play(self, config, specs, plugins, seed, chunk, count):
         from demos_sim.assemblee import layout as L

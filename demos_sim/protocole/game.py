@@ -1,4 +1,4 @@
-"""The runner's adapter for Protocole (see :mod:`demos_sim.runner.games`)."""
+"""Protocole as a :class:`demos_sim.game.Game` (RULES.md Part P)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.runner.games import SHARE_SCALE, GameAdapter, Quantity
+from demos_sim.game import SHARE_SCALE, Game, Quantity
 
 _PKG = Path(__file__).resolve().parent.parent
 
@@ -23,7 +23,7 @@ FAILED_BINS = ("1", "2", "3", "4")     # Foyers failing together at the losing c
 EDGE_LCM = 12                          # lcm of the player counts 2, 3, 4
 
 
-class ProtocoleAdapter(GameAdapter):
+class ProtocoleGame(Game):
     """Protocole (RULES.md Part P): ``mode`` each|coop and ``level`` 1–3 for coop.
 
     Sides are seats. In coop mode every seat shares the outcome: ``win_share`` of each
@@ -78,16 +78,6 @@ class ProtocoleAdapter(GameAdapter):
                 raise ConfigError(f"must be 1, 2 or 3 (P5.3), got {value!r}")
         return value
 
-    def variant_names(self):
-        from demos_sim.protocole.rules import VARIANTS
-
-        return list(VARIANTS)
-
-    def check_variant(self, name, value):
-        from demos_sim.protocole.rules import check_variant
-
-        return check_variant(name, value)
-
     def make_config(self, settings, players, variants):
         from demos_sim.protocole.rules import ProtocoleConfig
 
@@ -97,6 +87,12 @@ class ProtocoleAdapter(GameAdapter):
 
     def labels(self, config, level):
         return [str(i) for i in range(config.players)]
+
+    def cooperative(self, config):
+        return config.mode == "coop"          # P5.2: the team wins or loses together
+
+    def default_policies(self, config):
+        return "convention" if config.mode == "coop" else self.default_policy
 
     def describe(self, config):
         return {"mode": config.mode, "level": config.level, "players": config.players,

@@ -1,4 +1,4 @@
-"""The runner's adapter for DĒMOS (see :mod:`demos_sim.runner.games`)."""
+"""DĒMOS as a :class:`demos_sim.game.Game` (RULES.md Part D)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.runner.games import SHARE_SCALE, GameAdapter, Quantity
+from demos_sim.game import SHARE_SCALE, Game, Quantity
 
 _PKG = Path(__file__).resolve().parent.parent
 
@@ -23,7 +23,7 @@ IND_BINS = ("a_peoples_voice", "b_media_controller", "c_dissident")
 HARMONY_BINS = ("no_winner", "none", "one_colour", "two_colours", "three_colours")
 
 
-class DemosAdapter(GameAdapter):
+class DemosGame(Game):
     name = "demos"
     title = "DĒMOS"
     settings = {"rules": "full", "mode": "individual", "seating": None}
@@ -91,10 +91,10 @@ class DemosAdapter(GameAdapter):
                 raise ConfigError(f"must be a string of team labels by seat, got {value!r}")
         return value
 
-    def variant_names(self):
-        from demos_sim.demos.rules import VARIANTS
-
-        return list(VARIANTS)
+    def variant_defaults(self):
+        out = super().variant_defaults()
+        out["secret_optional"] = "rules-dependent"     # D3.3: true in full, false in simplified
+        return out
 
     def check_variant(self, name, value):
         from demos_sim.demos.rules import VARIANTS, check_variant

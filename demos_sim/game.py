@@ -1,0 +1,234 @@
+"""One interface for every game: :class:`Game`, registered by name in :data:`GAMES`.
+
+Every command and layer — ``simulate``, ``record``, ``policies``, ``variants``, ``run``,
+``tournament``, ``tune``, ``analyse`` — reaches a game only through its :class:`Game`
+(:func:`get_game`), so nothing outside a game's own folder branches on the game. A game's
+folder ``demos_sim/<name>/`` holds
+
+- ``rules.py``: its validated configuration and ``VARIANTS`` / ``VARIANT_HELP`` (Part V);
+- ``policies/``: its policy registry (``resolve``, ``available``, ``get``, ``register``);
+- ``sim.py``: ``simulate`` (whole runs, exact aggregates, any worker count) and
+  ``print_summary`` (the text of ``demos-sim simulate``);
+- ``record.py``: ``iter_records`` / ``write_records`` (GAME_RECORD.md);
+- ``game.py``: the :class:`Game` subclass tying these together.
+
+Adding a fourth game is one new folder and one line in :data:`GAMES`.
+
+What the runner needs from a game: its experiment keys (``settings``: e.g. DĒMOS
+``rules``, ``mode``, ``seating``) and a validated configuration built from them, the
+player count and the variants; validation of one variant value and of policy names; and
+:meth:`Game.play`, which plays one chunk of one configuration and returns, for every
+game, integer values of its :data:`quantities <Game.quantities>` — the win share of
+every side (M1, times a scale such as :data:`SHARE_SCALE` so that 1/k is an integer),
+the no-winner and truncated indicators, game length, points by seat …; and the source
+files whose code decides those values (for the resume fingerprint). Everything else —
+aggregates, pairing, intervals, storage, tables, the report — is the runner's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from demos_sim import ConfigError
+
+SHARE_SCALE = 60          # lcm(1 … 5): a win shared by k (M1) is 60 // k units
+
+# the command-line options that name a game setting (``demos-sim simulate --mode …``)
+CLI_SETTINGS = ("rules", "mode", "level", "seating")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A per-game integer measure.
+
+    Parameters
+    ----------
+    name : metric name used in experiment files and tables.
+    level : ``"side"`` (one value per side), ``"seat"`` (per seat), ``"game"`` (one) or
+        ``"bins"`` (one value per label of ``bins``: a per-game vector such as vetoes
+        used in each round, or one-hot indicators of a category).
+    scale : stored integers are value × scale (win share: :data:`SHARE_SCALE`).
+    rate : a proportion in [0, 1] (its interval is clipped to [0, 1]).
+    hist : ``(bin width, number of bins)`` of a histogram kept per chunk, or None;
+        values past the last bin are counted in it (overflow bin).
+    bins : column labels of a ``"bins"`` quantity.
+    per : name of a denominator quantity, or None. When given, the quantity is reported
+        as the ratio ``Σx / Σy`` of its sum to the denominator's (column by column, or
+        over the denominator's single column), with a delta-method interval: e.g. the
+        win share of players who held one Media is Σ(win share · [held one]) over
+        Σ[held one]. Ratios carry no paired difference.
+    description : one line for the report.
+    """
+
+    name: str
+    level: str
+    scale: int = 1
+    rate: bool = False
+    hist: tuple[int, int] | None = None
+    description: str = ""
+    bins: tuple[str, ...] = ()
+    per: str | None = None
+
+
+class Game:
+    """Interface of a game (see the module docstring); one subclass per game folder."""
+
+    name: str = ""
+    title: str = ""
+    settings: dict[str, Any] = {}       # experiment key -> default
+    quantities: tuple[Quantity, ...] = ()
+    default_policy: str = ""
+    policies_module: str = ""           # the game's policy registry module
+
+    # ---------------------------------------------------------------- configuration
+    def check_setting(self, key: str, value: Any) -> Any:
+        raise NotImplementedError
+
+    def variant_names(self) -> list[str]:
+        return list(self.rules.VARIANTS)
+
+    def check_variant(self, name: str, value: Any) -> Any:
+        return self.rules.check_variant(name, value)
+
+    def variant_defaults(self) -> dict[str, Any]:
+        """Variant -> its default (Part V), as ``demos-sim variants`` shows it."""
+        return {name: (spec[1] if isinstance(spec, tuple) else spec)
+                for name, spec in self.rules.VARIANTS.items()}
+
+    def variant_help(self) -> dict[str, str]:
+        """Variant -> one line: what it changes, with its rule ID (``demos-sim variants``)."""
+        return self.rules.VARIANT_HELP
+
+    def make_config(self, settings: dict, players: int | None, variants: dict):
+        raise NotImplementedError
+
+    def config_from_options(self, options: dict, players: int | None, variants: dict):
+        """The configuration of the command-line options ``options`` (``CLI_SETTINGS``
+        given on the command line, None when absent): an option that names no setting of
+        this game is refused with a one-line error."""
+        settings = {}
+        for key, value in options.items():
+            if value is None:
+                continue
+            if key not in self.settings:
+                raise ConfigError(f"--{key} does not apply to {self.title}")
+            settings[key] = value              # the configuration validates it
+        return self.make_config(settings, players, variants)
+
+    def players_of(self, config) -> int:
+        return config.players
+
+    def labels(self, config, level: str) -> list[str]:
+        """Labels of the sides or seats of ``config`` (level "side" or "seat")."""
+        raise NotImplementedError
+
+    def side_seats(self, config) -> list[list[int]]:
+        """Seats of every side, indexed like ``labels(config, "side")``."""
+        return [[i] for i in range(self.players_of(config))]
+
+    def cooperative(self, config) -> bool:
+        """True when all seats win or lose together (Protocole all together, P5)."""
+        return False
+
+    def describe(self, config) -> dict:
+        """The configuration as plain JSON (every variant with its value in force)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- policies
+    @property
+    def rules(self):
+        return importlib.import_module(f"demos_sim.{self.name}.rules")
+
+    @property
+    def policies(self):
+        """The game's policy registry module (``resolve``, ``available``, ``get`` …)."""
+        return importlib.import_module(self.policies_module)
+
+    def load_plugin(self, plugin: str) -> None:
+        """Import a module or ``.py`` file that registers extra policies."""
+        from demos_sim.registry import load_plugin
+
+        load_plugin(plugin)
+
+    def default_policies(self, config) -> str:
+        """The policy every seat plays when ``--policies`` is not given."""
+        return self.default_policy
+
+    def check_policies(self, specs: list[str], players: int, plugins: list[str]) -> list[str]:
+        """Load ``plugins``, resolve ``specs`` (one-line error on an unknown policy)."""
+        for plugin in plugins:
+            self.load_plugin(plugin)
+        return [p.name for p in self.policies.resolve(list(specs), players)]
+
+    # ---------------------------------------------------------------- playing
+    def play(self, config, specs: list[str], plugins: tuple, seed: int, chunk: int,
+             count: int) -> dict[str, np.ndarray]:
+        """Games ``0 … count-1`` of chunk ``chunk``: quantity -> int64 (count, m)."""
+        raise NotImplementedError
+
+    def simulate(self, config, specs: list[str], games: int, seed: int, workers: int = 1):
+        """A whole run of one configuration (``demos-sim simulate``): the game's SimResult."""
+        return importlib.import_module(f"demos_sim.{self.name}.sim").simulate(
+            config, specs, games, seed, workers=workers)
+
+    def print_summary(self, result, workers: int) -> None:
+        """The text form of ``demos-sim simulate`` for a :meth:`simulate` result."""
+        importlib.import_module(f"demos_sim.{self.name}.sim").print_summary(result, workers)
+
+    def write_records(self, path, config, specs: list[str], games: int, seed: int) -> int:
+        """Write ``games`` GAME_RECORD.md records as JSON Lines, atomically."""
+        return importlib.import_module(f"demos_sim.{self.name}.record").write_records(
+            path, config, specs, games, seed)
+
+    def iter_records(self, config, specs: list[str], games: int, seed: int):
+        return importlib.import_module(f"demos_sim.{self.name}.record").iter_records(
+            config, specs, games, seed)
+
+    def source_files(self) -> list[Path]:
+        raise NotImplementedError
+
+    def quantity(self, name: str) -> Quantity:
+        for q in self.quantities:
+            if q.name == name:
+                return q
+        raise KeyError(name)
+
+
+def parse_set(items: list[str] | None) -> dict:
+    """``--set`` items, ``["max_rounds=5", "no_trio_winner=points"]`` -> dict of variants;
+    VALUE is JSON when it parses (numbers, true/false, null, lists), a string otherwise."""
+    out: dict = {}
+    for item in items or []:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"--set expects VARIANT=VALUE, got {item!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        out[name.strip()] = value
+    return out
+
+
+# name -> "module:class"; imported on first use, so each game lives in its own folder and a
+# new game registers with one line here.
+GAMES = {"demos": "demos_sim.demos.game:DemosGame",
+         "protocole": "demos_sim.protocole.game:ProtocoleGame",
+         "assemblee": "demos_sim.assemblee.game:AssembleeGame"}
+_LOADED: dict[str, Game] = {}
+
+
+def get_game(name: str) -> Game:
+    """The registered game ``name`` (a one-line error naming the available ones)."""
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r} (available: {', '.join(GAMES)})")
+    if name not in _LOADED:
+        mod, cls = GAMES[name].split(":")
+        _LOADED[name] = getattr(importlib.import_module(mod), cls)()
+    return _LOADED[name]

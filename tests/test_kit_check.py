@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from demos_sim import tournament
 from demos_sim.demos import check as CK
+
+MATCH = dict(match=tournament.match, format_match=tournament.format_match)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +68,7 @@ def test_the_check_covers_every_setup_and_variant_set_of_the_observation_test():
 
 def test_each_fault_is_found_and_explained(faulty):
     out = io.StringIO()
-    failed = CK.check_policies(faulty, games=3, deals=20, out=out)
+    failed = CK.check_policies(faulty, games=3, deals=20, out=out, **MATCH)
     text = out.getvalue()
     assert failed == 4, text
     blocks = {name: " ".join(body.split())          # explanations are wrapped at 92
@@ -89,7 +92,7 @@ def test_each_fault_is_found_and_explained(faulty):
 def test_a_sound_policy_passes_with_its_match_against_greedy():
     out = io.StringIO()
     failed = CK.check_policies(str(ROOT / "examples" / "my_first_bot.py"), ["first_bot"],
-                               games=2, deals=30, out=out)
+                               games=2, deals=30, out=out, **MATCH)
     text = " ".join(out.getvalue().split())          # lines are wrapped at 92
     assert failed == 0, text
     assert "ok decisions:" in text and "unchanged when the hidden cards are reshuffled" in text
@@ -138,6 +141,6 @@ def test_restricted_forms_are_checked_too(tmp_path):
         register("t_ck_flagged", public=public, flags={"broken": 5})
     '''))
     out = io.StringIO()
-    assert CK.check_policies(str(path), games=1, deals=10, out=out) == 1
+    assert CK.check_policies(str(path), games=1, deals=10, out=out) == 1   # no match needed
     text = " ".join(out.getvalue().split())
     assert "t_ck_flagged:broken answered option index" in text

@@ -1,6 +1,6 @@
-"""``demos-sim check-policy PLUGIN``: is a user's DĒMOS policy fit to play, and how good?
+"""Is a user's DĒMOS policy fit to play, and how good? (``demos-sim check-policy``)
 
-For every policy the plugin registers:
+For every policy a plugin registers:
 
 1. **Decisions** — games of every setup (rules × mode × players) under three variant
    sets (the defaults; the rarer decisions: favourite suits, optional Media, the
@@ -10,12 +10,15 @@ For every policy the plugin registers:
    The policy runs inside a *guard* that also asks each decision twice with the same
    random stream and checks that it returns an index into its options and leaves
    ``obs`` and ``opts`` as they were. The first failure is explained in words: which
-   decision kind, which setup, what was answered and what the options were.
-2. **Tournament** — a short seat-rotated match against ``greedy`` on common deals
-   (:func:`demos_sim.tournament.match`): its win share with a 95% interval.
+   decision kind, which setup, what was answered and what the options were. The
+   restricted forms (``name:flag``) are checked too.
+2. **Tournament** — a short seat-rotated match against ``greedy`` on common deals, with
+   the ``match`` function the caller passes (the command passes
+   :func:`demos_sim.tournament.match`, which sits above the games): its win share with
+   a 95% interval.
 
-:func:`check_policies` returns the number of failing policies (the command's exit
-status is 1 when any fails).
+:func:`check_policies` returns the number of failing policies; the command itself is
+:mod:`demos_sim.check_policy`.
 """
 
 from __future__ import annotations
@@ -309,10 +312,11 @@ def _say(out, text: str) -> None:
           file=out)
 
 
-def check_tournament(name: str, deals: int = 500, seed: int = 0, out=sys.stdout) -> dict:
-    """Part 2: ``name`` against greedy, full rules, 4 players, every seat rotation."""
-    from demos_sim.tournament import format_match, match
-
+def check_tournament(name: str, match, format_match=None, deals: int = 500, seed: int = 0,
+                     out=sys.stdout) -> dict:
+    """Part 2: ``name`` against greedy, full rules, 4 players, every seat rotation:
+    ``match(game, config, a, b, games, seed)`` returns the match (with ``summary()``),
+    ``format_match(summary)`` its table (both from :mod:`demos_sim.tournament`)."""
     config = DemosConfig("full", "individual", 4)
     s = match("demos", config, name, "greedy", deals, seed).summary()
     w = s["win_share"][name]
@@ -321,13 +325,17 @@ def check_tournament(name: str, deals: int = 500, seed: int = 0, out=sys.stdout)
                else f"no difference from greedy detectable in {s['games']} games")
     _say(out, f"ok    tournament against greedy: win share {w:.3f} [{lo:.3f}, {hi:.3f}] "
          f"(0.5 = as strong): {verdict}")
-    print("\n".join("        " + line for line in format_match(s).splitlines()), file=out)
+    if format_match is not None:
+        print("\n".join("        " + line for line in format_match(s).splitlines()), file=out)
     return s
 
 
 def check_policies(plugin: str, policies: list[str] | None = None, games: int = 12,
-                   deals: int = 500, seed: int = 0, out=sys.stdout) -> int:
-    """Load ``plugin`` and check ``policies`` (default: every policy it registers)."""
+                   deals: int = 500, seed: int = 0, out=sys.stdout, match=None,
+                   format_match=None) -> int:
+    """Load ``plugin`` and check ``policies`` (default: every policy it registers); the
+    match against greedy is played with ``match`` (see :func:`check_tournament`), and
+    left out without one."""
     new = _new_policies(plugin)
     names = list(policies) if policies else new
     if not names:
@@ -344,34 +352,14 @@ def check_policies(plugin: str, policies: list[str] | None = None, games: int = 
             print("  skip  tournament (fix the failure above first)", file=out)
             failed += 1
             continue
+        if match is None:
+            print("  skip  tournament (no match function given)", file=out)
+            continue
         try:
-            check_tournament(name, deals, seed, out=out)
+            check_tournament(name, match, format_match, deals, seed, out=out)
         except Exception as e:  # noqa: BLE001  (any failure of user code is reported)
             print(f"  FAIL  tournament against greedy stopped: {type(e).__name__}: {e}",
                   file=out)
             failed += 1
     print(f"{len(names) - failed} of {len(names)} passed", file=out)
     return failed
-
-
-def _cmd_check_policy(args) -> int:
-    if args.games < 1 or args.deals < 1:
-        raise ConfigError("--games and --deals must be at least 1")
-    failed = check_policies(args.plugin, args.policy, args.games, args.deals, args.seed)
-    return 1 if failed else 0
-
-
-def add_check_policy_parser(sub) -> None:
-    """``demos-sim check-policy PLUGIN``: registered by :func:`demos_sim.cli.build_parser`."""
-    p = sub.add_parser("check-policy", help="check a DĒMOS policy plugin: the M2 observation "
-                                            "test, legal answers, and a match against greedy")
-    p.add_argument("plugin", help="module name or .py file that registers policies")
-    p.add_argument("--policy", action="append", default=[],
-                   help="check this registered policy (repeatable; default: every policy "
-                        "the plugin registers)")
-    p.add_argument("--games", type=int, default=12,
-                   help="games per setup and variant set for the decision checks")
-    p.add_argument("--deals", type=int, default=500,
-                   help="deals of the match against greedy (each played in every rotation)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the match")
-    p.set_defaults(func=_cmd_check_policy)

@@ -154,7 +154,8 @@ def _results(specs, config, games=300, seed=11):
 def composed():
     from pathlib import Path
 
-    load_plugin(str(Path(__file__).resolve().parents[1] / "examples" / "highcards.py"))
+    root = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
+    load_plugin(str(root / "examples" / "highcards.py"))
     register("t_kit_highcards", discard=_lowest_blind, veto=_never)
     register("t_kit_random", veto=kit.uniform)
     register("t_kit_greedy", discard=get("greedy").fn, others="greedy")

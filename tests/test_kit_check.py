@@ -19,7 +19,7 @@ from demos_sim.demos import check as CK
 
 MATCH = dict(match=tournament.match, format_match=tournament.format_match)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").exists())
 
 FAULTY = textwrap.dedent('''
     import numba

@@ -6,13 +6,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "demos_sim"
 
-# TEMPORARY: private names shared inside a game's policy package, to be made public (or moved
-# to a shared module) by the package's owner; remove an entry when its import is gone.
-WAITING = {
-    ("demos_sim.demos.policies.heuristic", "demos_sim.demos.policies.basic", "_greedy_colour"),
-    ("demos_sim.protocole.policies.planner", "demos_sim.protocole.policies.basic", "_carries"),
-    ("demos_sim.protocole.policies.planner", "demos_sim.protocole.policies.basic", "_count_of"),
-}
 
 
 def _module_name(path: Path, package: Path) -> str:
@@ -36,8 +29,7 @@ def private_imports(package: Path = PACKAGE) -> set[tuple[str, str, str]]:
 
 
 def test_no_module_imports_another_modules_private_names():
-    found = private_imports()
-    assert found <= WAITING, sorted(found - WAITING)
+    assert private_imports() == set()
 
 
 def test_the_scan_finds_private_imports(tmp_path):

@@ -22,7 +22,7 @@ from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("L'Assemblée", builtins="demos_sim.assemblee.policies.basic")
+REGISTRY = PolicyRegistry("L'Assemblée", builtins="demos_sim.assemblee.policies.builtin")
 register = REGISTRY.register
 available = REGISTRY.available
 get = REGISTRY.get

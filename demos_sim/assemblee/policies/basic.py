@@ -370,14 +370,3 @@ def persona(cfg, obs, opts, n_opts, params, rng):
         return 0
     return 0
 
-
-def _register_builtin_personas():
-    from demos_sim.assemblee.policies.personas import (
-        BUILTIN_FILE, parse_personas, register_personas,
-    )
-
-    personas = parse_personas(BUILTIN_FILE.read_text(encoding="utf-8"), "personas.toml", {})
-    register_personas(personas, allow_replace=True)
-
-
-_register_builtin_personas()

@@ -23,7 +23,7 @@ from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("DĒMOS", builtins="demos_sim.demos.policies.basic")
+REGISTRY = PolicyRegistry("DĒMOS", builtins="demos_sim.demos.policies.builtin")
 available = REGISTRY.available
 get = REGISTRY.get
 resolve = REGISTRY.resolve

@@ -314,7 +314,7 @@ def _greedy_media(obs, opts, n_opts, seat, nomedia):
 
 
 @njit(cache=True)
-def _greedy_colour(obs, seat):
+def greedy_colour(obs, seat):
     q = obs[O_ARG0]
     f = obs[O_ARG1]
     if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0:
@@ -382,9 +382,6 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     if kind == K_MEDIA:
         return _greedy_media(obs, opts, n_opts, seat, params[P_NOMEDIA] > 0)
     if kind == K_COLOUR:
-        return _greedy_colour(obs, seat)
+        return greedy_colour(obs, seat)
     return 0
 
-
-from demos_sim.demos.policies import heuristic  # noqa: E402,F401  (registers "heuristic")
-from demos_sim.demos.policies import search  # noqa: E402,F401  (registers "search")

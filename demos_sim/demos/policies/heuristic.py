@@ -52,7 +52,7 @@ from demos_sim.demos.layout import (
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
-    _greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
+    greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
 from demos_sim.demos.scoring import best_combo, suit_slice, total_value
 from demos_sim.rng import below
 
@@ -546,7 +546,7 @@ def _media(obs, opts, n_opts, seat, params, rng):
 def _colour(obs, seat, params, rng):
     q = obs[O_ARG0]
     if obs[O_SIDE + q] == obs[O_SIDE + seat]:
-        return _greedy_colour(obs, seat)
+        return greedy_colour(obs, seat)
     f = obs[O_ARG1]
     samples = max(1, int(params[P_SAMPLES]))
     if f >= 0:                          # a known figure: exact

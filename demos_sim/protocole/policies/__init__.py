@@ -18,7 +18,7 @@ from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("Protocole", builtins="demos_sim.protocole.policies.basic")
+REGISTRY = PolicyRegistry("Protocole", builtins="demos_sim.protocole.policies.builtin")
 register = REGISTRY.register
 available = REGISTRY.available
 get = REGISTRY.get

@@ -87,12 +87,12 @@ def selection_target(sel):
 
 
 @njit(cache=True, inline="always")
-def _carries(c, a):
+def carries(c, a):
     return (c // 6) == a if a < 6 else (c % 6) == a - 6
 
 
 @njit(cache=True, inline="always")
-def _count_of(sel, c, colour):
+def count_of(sel, c, colour):
     if colour:
         return popcount(sel & (np.int64(COLOUR0) << (6 * (c // 6))))
     return popcount(sel & (np.int64(SYMBOL0) << (c % 6)))
@@ -128,7 +128,7 @@ def cautious(cfg, obs, opts, n_opts, params, rng):
                  + params[P_HANDCOV] * popcount(hand & ~b & newcov & ~cov))
         else:
             att = attributes_of(c) & ~cov
-            mc = max(_count_of(sel, c, True), _count_of(sel, c, False)) + 1
+            mc = max(count_of(sel, c, True), count_of(sel, c, False)) + 1
             p = params[P_LEAD] if mc >= m else params[P_OTHER]
             v = p * (params[P_FIX] * popcount(unsafe & att)
                      + params[P_HANDCOV] * popcount(hand & ~b & att))
@@ -188,14 +188,12 @@ def convention(cfg, obs, opts, n_opts, params, rng):
                        + params[P_HANDCOV] * popcount(hand & ~b & att))
             if target >= 0:
                 room = popcount(norm) + m + 1 <= params[P_SMALL]   # C3: keep or tie
-                if _carries(c, target):
+                if carries(c, target):
                     v += params[P_LEAD] if room else -params[P_LEAD]
-                elif max(_count_of(sel, c, True), _count_of(sel, c, False)) + 1 >= m:
+                elif max(count_of(sel, c, True), count_of(sel, c, False)) + 1 >= m:
                     v += -params[P_LEAD] if room else params[P_LEAD]   # a tie at the majority
         if v > best:
             best = v
             bi = i
     return bi
 
-
-from demos_sim.protocole.policies import planner  # noqa: E402,F401  (registers "planner")

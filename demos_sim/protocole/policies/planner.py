@@ -28,7 +28,7 @@ from demos_sim.protocole.layout import (
 )
 from demos_sim.protocole.norm import covered, double_covered, norm_keep
 from demos_sim.protocole.policies import POLICY_SIG, register
-from demos_sim.protocole.policies.basic import _carries, _count_of, attributes_of, selection_target
+from demos_sim.protocole.policies.basic import carries, count_of, attributes_of, selection_target
 
 (P_SAFE, P_RISK, P_FIX, P_HANDCOV, P_LEAD, P_OTHER, P_BUDGET, P_SMALL, P_LOOK,
  C_SAFE, C_RISK, C_FIX, C_HANDCOV, C_LEAD, C_OTHER, C_LOOK) = range(16)
@@ -138,12 +138,12 @@ def planner(cfg, obs, opts, n_opts, params, rng):
                 v = 0.6 * (fix * popcount(unsafe & att) + handcov * popcount(hand & ~b & att))
                 if target >= 0:
                     room = popcount(norm) + m + 1 <= small
-                    if _carries(c, target):
+                    if carries(c, target):
                         v += lead if room else -lead
-                    elif max(_count_of(sel, c, True), _count_of(sel, c, False)) + 1 >= m:
+                    elif max(count_of(sel, c, True), count_of(sel, c, False)) + 1 >= m:
                         v += -lead if room else lead
             else:
-                mc = max(_count_of(sel, c, True), _count_of(sel, c, False)) + 1
+                mc = max(count_of(sel, c, True), count_of(sel, c, False)) + 1
                 p = lead if mc >= m else other
                 v = p * (fix * popcount(unsafe & att) + handcov * popcount(hand & ~b & att))
         if v > best:

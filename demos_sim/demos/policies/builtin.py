@@ -1,0 +1,5 @@
+"""The built-in DĒMOS policies, registered in this order when the registry is first used:
+``random`` and ``greedy`` (basic), ``heuristic`` (which builds on greedy's pieces),
+``search`` (heuristic plus a look-ahead in the secret turn)."""
+
+from demos_sim.demos.policies import basic, heuristic, search  # noqa: F401

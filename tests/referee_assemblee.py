@@ -91,10 +91,13 @@ Readings of points the texts leave open
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
-from pathlib import Path
+
+try:  # imported as tests.referee_assemblee
+    from .referee_common import RefereeBase, audit as _audit, main as run_cli, short as _short
+except ImportError:  # imported with tests/ on sys.path (pytest's default), or run as a script
+    from referee_common import RefereeBase, audit as _audit, main as run_cli, short as _short  # type: ignore[no-redef]
 
 # RULES.md Part V: the L'Assemblée variants, and nothing else.
 ASSEMBLEE_VARIANTS = ("rounds", "collapse_threshold", "min_players", "personalities", "akikos_income",
@@ -114,7 +117,6 @@ ROUND_KEYS = ("in_game", "mc", "income", "event_deck", "event", "revealed", "ora
               "holders", "good_event", "pending", "collapse", "benefits", "ostracism", "honours", "honoured",
               "gold", "renown")
 FINAL_KEYS = ("collapse", "scores", "winners", "tie_choice")
-MAX_SCHEMA_MESSAGES = 25
 
 CHARACTERS = ("spectacles", "guard", "thief", "assassin", "peddler", "courtesan", "oracle", "priest", "hero",
               "brigand", "athlete", "broker", "builder", "philosopher", "crier")
@@ -250,40 +252,7 @@ def next_on_left(seat: int, alive, n: int):
 # ---------------------------------------------------------------------------------------
 
 
-def _schema_path() -> Path | None:
-    candidates = [
-        Path(__file__).resolve().parents[2] / "shared" / "game_record.schema.json",
-        Path("/work/shared/game_record.schema.json"),
-    ]
-    for path in candidates:
-        if path.is_file():
-            return path
-    return None
 
-
-_SCHEMA_CACHE: dict = {}
-
-
-def _schema_validator():
-    if "validator" not in _SCHEMA_CACHE:
-        from jsonschema import Draft202012Validator
-
-        path = _schema_path()
-        if path is None:
-            _SCHEMA_CACHE["validator"] = None
-        else:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-            Draft202012Validator.check_schema(schema)
-            _SCHEMA_CACHE["validator"] = Draft202012Validator(schema)
-    return _SCHEMA_CACHE["validator"]
-
-
-def _short(value, limit: int = 160) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_int(x) -> bool:
@@ -298,33 +267,7 @@ class _End(Exception):
     """The game ended inside a round (A7 assassination below min_players)."""
 
 
-class _Referee:
-    def __init__(self, record, check_schema: bool = True):
-        self.record = record
-        self.schema = check_schema
-        self.violations: list[str] = []
-
-    def bad(self, where: str, rule: str, message: str) -> None:
-        self.violations.append(f"{where}: [{rule}] {message}")
-
-    # -- structure --------------------------------------------------------------------
-
-    def check_schema(self) -> None:
-        try:
-            validator = _schema_validator()
-        except Exception as exc:  # noqa: BLE001 - a malformed record is a violation, not a crash
-            self.bad("record", "schema", f"could not load game_record.schema.json: {exc}")
-            return
-        if validator is None:
-            self.bad("record", "schema", "game_record.schema.json not found")
-            return
-        errors = sorted(validator.iter_errors(self.record), key=lambda e: list(map(str, e.path)))
-        for error in errors[:MAX_SCHEMA_MESSAGES]:
-            where = "/".join(str(p) for p in error.path) or "(top)"
-            self.bad("record", "schema", f"at {where}: {_short(error.message, 240)}")
-        if len(errors) > MAX_SCHEMA_MESSAGES:
-            self.bad("record", "schema", f"... and {len(errors) - MAX_SCHEMA_MESSAGES} more")
-
+class _Referee(RefereeBase):
     def check_header(self) -> bool:
         rec = self.record
         if rec.get("game") != "assemblee":
@@ -1162,32 +1105,15 @@ def audit_assemblee(record: dict, *, check_schema: bool = True) -> list[str]:
         Human-readable violations, each ``"<where>: [<rule ID>] <what>"``; empty when
         the game was played by the rules. Never raises on a malformed record.
     """
-    referee = _Referee(record, check_schema=check_schema)
-    try:
-        referee.run()
-    except Exception as exc:  # noqa: BLE001 - a malformed record is a violation, not a crash
-        referee.bad("record", "replay", f"the referee could not finish ({type(exc).__name__}: {exc})")
-    return referee.violations
+    return _audit(_Referee, record, check_schema)
 
 
 audit = audit_assemblee
 
 
 def main(argv: list[str]) -> int:
-    """``python tests/referee_assemblee.py FILE.jsonl …``: audit every L'Assemblée line."""
-    status = 0
-    for name in argv:
-        with open(name, encoding="utf-8") as fh:
-            for line_no, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                record = json.loads(line)
-                if record.get("game") != "assemblee":
-                    continue
-                for violation in audit_assemblee(record):
-                    status = 1
-                    print(f"{name}:{line_no}: {violation}")
-    return status
+    """``python tests/referee_assemblee.py FILE.jsonl …``: audit every assemblee line."""
+    return run_cli(argv, "assemblee", audit_assemblee)
 
 
 if __name__ == "__main__":

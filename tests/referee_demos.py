@@ -43,11 +43,14 @@ Contract 2 readings of the election (X2 ``announced_trio``, D9.5 ``team_trio``, 
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from itertools import product
-from pathlib import Path
+
+try:  # imported as tests.referee_demos
+    from .referee_common import RefereeBase, audit as _audit, main as run_cli
+except ImportError:  # imported with tests/ on sys.path (pytest's default), or run as a script
+    from referee_common import RefereeBase, audit as _audit, main as run_cli  # type: ignore[no-redef]
 
 try:  # imported as tests.referee_demos
     from .ref_scoring import (
@@ -91,35 +94,9 @@ CONTRACT = 2  # RULES.md / GAME_RECORD.md version this referee audits
 TEAM_MODES = ("2v2", "2v3", "2v2+1")
 FIGURE_TYPES = ("E", "L", "J")
 MEDIA = "M"
-MAX_SCHEMA_MESSAGES = 25
 
 
-def _schema_path() -> Path | None:
-    candidates = [
-        Path(__file__).resolve().parents[2] / "shared" / "game_record.schema.json",
-        Path("/work/shared/game_record.schema.json"),
-    ]
-    for path in candidates:
-        if path.is_file():
-            return path
-    return None
 
-
-_SCHEMA_CACHE: dict = {}
-
-
-def _schema_validator():
-    if "validator" not in _SCHEMA_CACHE:
-        from jsonschema import Draft202012Validator
-
-        path = _schema_path()
-        if path is None:
-            _SCHEMA_CACHE["validator"] = None
-        else:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-            Draft202012Validator.check_schema(schema)
-            _SCHEMA_CACHE["validator"] = Draft202012Validator(schema)
-    return _SCHEMA_CACHE["validator"]
 
 
 def people_deck(rules: str) -> list[str]:
@@ -381,33 +358,7 @@ def election_winners(
 # ---------------------------------------------------------------------------------------
 
 
-class _Referee:
-    def __init__(self, record, check_schema: bool = True):
-        self.record = record
-        self.schema = check_schema
-        self.violations: list[str] = []
-
-    def bad(self, where: str, rule: str, message: str) -> None:
-        self.violations.append(f"{where}: [{rule}] {message}")
-
-    # -- structure --------------------------------------------------------------------
-
-    def check_schema(self) -> None:
-        try:
-            validator = _schema_validator()
-        except Exception as exc:  # a broken schema file is reported, not raised
-            self.bad("record", "schema", f"could not load game_record.schema.json: {exc}")
-            return
-        if validator is None:
-            self.bad("record", "schema", "game_record.schema.json not found")
-            return
-        errors = sorted(validator.iter_errors(self.record), key=lambda e: list(map(str, e.path)))
-        for error in errors[:MAX_SCHEMA_MESSAGES]:
-            where = "/".join(str(p) for p in error.path) or "(top)"
-            self.bad("record", "schema", f"at {where}: {_short(error.message, 240)}")
-        if len(errors) > MAX_SCHEMA_MESSAGES:
-            self.bad("record", "schema", f"... and {len(errors) - MAX_SCHEMA_MESSAGES} more")
-
+class _Referee(RefereeBase):
     def check_header(self) -> bool:
         """Game-level fields. Returns False when the record cannot be replayed."""
         rec = self.record
@@ -1173,29 +1124,12 @@ def audit_demos(record: dict, *, check_schema: bool = True) -> list[str]:
         Human-readable violations, each ``"<where>: [<rule ID>] <what>"``; empty when
         the game was played exactly by the rules. Never raises on a malformed record.
     """
-    referee = _Referee(record, check_schema=check_schema)
-    try:
-        referee.run()
-    except Exception as exc:  # robustness: a malformed record is a violation, not a crash
-        referee.bad("record", "replay", f"the referee could not finish ({type(exc).__name__}: {exc})")
-    return referee.violations
+    return _audit(_Referee, record, check_schema)
 
 
 def main(argv: list[str]) -> int:
-    """``python tests/referee_demos.py FILE.jsonl …``: audit every DĒMOS line."""
-    status = 0
-    for name in argv:
-        with open(name, encoding="utf-8") as fh:
-            for line_no, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                record = json.loads(line)
-                if record.get("game") != "demos":
-                    continue
-                for violation in audit_demos(record):
-                    status = 1
-                    print(f"{name}:{line_no}: {violation}")
-    return status
+    """``python tests/referee_demos.py FILE.jsonl …``: audit every demos line."""
+    return run_cli(argv, "demos", audit_demos)
 
 
 if __name__ == "__main__":

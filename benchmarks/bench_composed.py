@@ -1,7 +1,7 @@
 """Speed of a policy composed per decision kind (``register(name, discard=…, veto=…)``)
 against the same policy written as one function.
 
-Pairs that play identical games (tests/test_kit.py checks it bit for bit):
+Pairs that play identical games (tests/kit/test_kit.py checks it bit for bit):
 
 - ``highcards`` (examples/highcards.py, one hand-written function) and
   ``highcards_kit`` (its discard turns written with the kit, ``discard=``, ``veto=``);

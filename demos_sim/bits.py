@@ -2,7 +2,7 @@
 
 Under ``NUMBA_DISABLE_JIT=1`` (stepping through a policy in a debugger) numba's
 intrinsics cannot run as Python, so the same two functions are defined in plain Python
-instead; they give the same answers on every int64 (tests/test_kit_nojit.py).
+instead; they give the same answers on every int64 (tests/kit/test_nojit.py).
 """
 
 from numba import config, njit

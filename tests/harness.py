@@ -1,6 +1,6 @@
 """Set up a DĒMOS table by hand and run one phase of the real kernel on it.
 
-Hand-made rule tests (tests/test_rules_demos.py) describe a position in record
+Hand-made rule tests (tests/demos/test_rules.py) describe a position in record
 notation — hands, figures in acquisition order, face-up figures, Media covers, points,
 what is left of the Power pile — and call the engine's own phase functions
 (``_showdown`` for D4, ``_scandal`` for D6, ``_election`` for D7/D9) on it. The events

@@ -1,6 +1,6 @@
 """Bots and tournaments (issue #5): heuristic, planner, seat rotations, ladder order.
 
-The M2 observation tests (tests/test_observation.py, tests/test_protocole_observation.py)
+The M2 observation tests (tests/demos/test_observation.py, tests/protocole/test_observation.py)
 run over every registered policy and its restricted forms, so ``heuristic``,
 ``heuristic:noveto|notake|nomedia`` and ``planner`` are checked there; the first test
 here only makes sure they are registered, so that those tests do see them.

@@ -15,7 +15,7 @@ from demos_sim.runner import load_experiment, run_experiment
 from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.sim_common import CHUNK
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "experiments" / "smoke.toml"
 
 

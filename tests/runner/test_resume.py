@@ -17,7 +17,7 @@ from demos_sim.runner import load_experiment, run_experiment
 from demos_sim.runner.store import atomic_write_bytes
 from demos_sim.sim_common import CHUNK
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "experiments" / "smoke.toml"
 GAMES = 12 * CHUNK          # 12 chunks × 2 grid points ≈ 0.45 s a chunk on one core
 

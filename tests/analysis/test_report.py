@@ -7,7 +7,7 @@ import pytest
 
 from demos_sim.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "experiments" / "smoke.toml"
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -69,7 +69,7 @@ def test_damaged_meta_or_chunk_is_a_one_line_error(tmp_path):
 
     from demos_sim.runner import load_experiment, run_experiment
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     exp = load_experiment(root / "experiments" / "smoke.toml").with_games(300)
     out = tmp_path / "r"
     run_experiment(exp, out=out, quiet=True)

@@ -149,7 +149,7 @@ def test_readme_protocole_norm_selection_doctest():
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme[readme.index("## Protocole"):]
     block = re.search(r"```python\n(>>> .*?)```", section, re.S).group(1)
     test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)

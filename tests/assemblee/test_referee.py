@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+if str(Path(__file__).resolve().parents[1]) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee_assemblee import (
     CHARACTERS,

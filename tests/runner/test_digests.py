@@ -2,11 +2,11 @@
 
 For a few thousand games of every game and mode (with a mix of policies and the rarer
 decisions switched on) the per-game results the runner aggregates and a few complete
-game records are hashed and compared with ``tests/digests.json``. A refactoring or an
+game records are hashed and compared with ``tests/runner/digests.json``. A refactoring or an
 optimisation that changes no decision must leave every digest as it is; a change that is
 *meant* to change games (a rule fix, a new policy version) regenerates the file with
 
-    DEMOS_SIM_UPDATE_DIGESTS=1 .venv/bin/python -m pytest tests/test_digests.py
+    DEMOS_SIM_UPDATE_DIGESTS=1 .venv/bin/python -m pytest tests/runner/test_digests.py
 
 and says so in its commit message.
 """
@@ -81,4 +81,4 @@ def test_same_seed_same_games(name):
     stored = json.loads(PATH.read_text())
     assert got == stored[name], (
         f"{name}: the games changed for the same seed (results or records); if that is "
-        "intended, regenerate tests/digests.json (see this file's docstring)")
+        "intended, regenerate tests/runner/digests.json (see this file's docstring)")

@@ -9,7 +9,7 @@ from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.protocole.sim import simulate
 from demos_sim.runner import load_experiment, run_experiment
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_protocole_experiment_matches_simulate(tmp_path):

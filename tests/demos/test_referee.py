@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-if str(Path(__file__).resolve().parent) not in sys.path:  # also when tests/ is a package
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+if str(Path(__file__).resolve().parents[1]) not in sys.path:  # also when tests/ is a package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ref_scoring import (
     combination_score,

@@ -4,7 +4,7 @@ module imports another module's private names, and every analysis follows the pr
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "demos_sim"
+PACKAGE = Path(__file__).resolve().parents[2] / "demos_sim"
 
 
 

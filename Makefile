@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench analyses clean
+.PHONY: demo test test-fast bench analyses clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ analyses: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q
+
+# The fast tier for iteration (under 2 minutes on a warm numba cache): the import contracts
+# and every test not marked slow (tests/conftest.py, SLOW).
+test-fast: $(STAMP)
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -q -m "not slow"
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_demos.py

@@ -12,6 +12,36 @@ ALL_SETUPS = [("full", "individual", 3), ("full", "individual", 4), ("full", "in
               ("full", "2v2+1", 5)]
 
 
+# ---------------------------------------------------------------- the fast tier
+# `make test-fast` runs every test not marked slow. Slow (measured with --durations on this
+# 2-core machine): whole analyses and notebooks, exhaustive enumerations, record audits over
+# every setup, runs in subprocesses or several processes. Whole files end with ".py", single
+# tests name their function (every parametrisation).
+SLOW = (
+    "tests/analysis/",
+    "tests/demos/test_records.py", "tests/demos/test_scoring.py",
+    "tests/kit/test_check.py", "tests/kit/test_guide.py", "tests/kit/test_nojit.py",
+    "tests/runner/test_resume.py",
+    "tests/protocole/test_rules.py::test_P3_exhaustive_norm_selection_against_the_reference",
+    "tests/assemblee/test_referee.py::test_scripted_games_audit_clean_and_cover_the_rare_rules",
+    "tests/assemblee/test_records.py::test_mc_choice_tie_records_replay_clean",
+    "tests/runner/test_runner.py::test_progress_bar_on_a_terminal_only",
+    "tests/runner/test_runner.py::test_same_tables_for_1_and_2_workers_and_dask",
+    "tests/runner/test_runner.py::test_runner_then_simulate_in_one_process",
+    "tests/runner/test_runner.py::test_cli_dask_local_cluster_of_processes_gives_the_same_table",
+    "tests/tools/test_cli.py::test_bad_input_is_one_line_error",
+    "tests/demos/test_bots.py::test_demos_ladder_order",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        if any(item.nodeid.startswith(s) for s in SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
 # ---------------------------------------------------------------- the analyses, small
 SMALL_GAMES = 512     # games per grid point when the tests run an analysis
 

@@ -61,7 +61,7 @@ def faulty(tmp_path_factory):
 
 def test_the_check_covers_every_setup_and_variant_set_of_the_observation_test():
     from conftest import ALL_SETUPS
-    from test_observation import VARIANT_SETS
+    from demos.test_observation import VARIANT_SETS
 
     assert CK.SETUPS == ALL_SETUPS and CK.VARIANT_SETS == VARIANT_SETS
 

@@ -51,7 +51,7 @@ CASES = [
     ('policies = ["greedy"]\n' + BASE + 'policies = [["random"], ["greedy"]]\n',
      "grid.policies", "also given as policies"),
     # game, settings, players, policies
-    (BASE.replace('"demos"', '"chess"'), "game", "unknown or not yet available game 'chess'"),
+    (BASE.replace('"demos"', '"chess"'), "game", "unknown game 'chess'"),
     (BASE.replace('game = "demos"\n', ""), "game", "missing"),
     (BASE.replace("seed = 1\n", ""), "seed", "missing"),
     (BASE.replace("games = 100\n", ""), "games", "missing"),

@@ -54,8 +54,10 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
 
     ``policies`` is a function returning the resolved policies (called after the
     ``plugins`` are loaded, so worker processes know the user's policies too). Returns
-    the per-game result rows (count, res_len) and the kernel's diagnostics vector.
+    the per-game result rows (count, res_len) and the kernel's diagnostics vector; raises
+    when the kernel flagged an error (:func:`demos_sim.kernel.check_errors`).
     """
+    from demos_sim.kernel import check_errors
     from demos_sim.registry import load_plugin, policy_tuple
 
     for plugin in plugins:
@@ -64,6 +66,7 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
     res = np.zeros((count, res_len), np.int64)
     diag = np.zeros(diag_len, np.int64)
     play_batch(fns, cfg_arr, params, chunk_game_keys(seed, chunk, 0, count), res, diag)
+    check_errors(diag)
     return res, diag
 
 

@@ -3,17 +3,18 @@
 One game is ``play_game``: setup (D2) with the X1 and X2 announcements, rounds (D3–D5),
 Scandal (D6), election (D7, D9; with ``team_trio``, ``p3_points_tiebreak`` and X2's
 precedence).
-Every decision goes through ``_decide``: it builds the seat's observation (``observe``),
-calls that seat's policy (a first-class numba function, so policies plug in without
-touching this file), checks the answer is one of the legal options, and — when
-``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the hidden
-state (the M2 observation test). With ``cfg[C_LOG]`` set, the game writes an event log
-that :mod:`demos_sim.demos.record` turns into a GAME_RECORD.md record: records come from
-this same kernel.
+Every decision goes through ``_decide``, the step of :mod:`demos_sim.kernel` shared by
+the three games: it builds the seat's observation (``observe``), calls that seat's
+policy (a first-class numba function, so policies plug in without touching this file),
+— when ``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the
+hidden state (the M2 observation test), and validates the index it returns. With
+``cfg[C_LOG]`` set, the game writes an event log that :mod:`demos_sim.demos.record`
+turns into a GAME_RECORD.md record: records come from this same kernel. Offsets are
+read as ``L.NAME`` (:mod:`demos_sim.demos.layout`; numba folds them into constants).
 
 Hot functions are compiled with ``_nrt=False``: they never allocate, and numba's
 reference counting of their array arguments (half of the run time when measured) is off.
-The few that allocate (the check mode, the Scandal and the election, once a game) keep it.
+Scratch space lives in ``wk``, one named region per use (``L.W_*``).
 
 Random streams of a game with 64-bit key ``key``: the Power pile ``derive(key, 0, 0)``,
 round ``r``'s People deck ``derive(key, 0, r+1)``, seat ``p``'s policy
@@ -24,113 +25,85 @@ therefore do not depend on the policies or on the variants (common random number
 import numpy as np
 from numba import njit
 
-from demos_sim.demos.layout import (
-    C_ANNOUNCE, C_P3_SUM, C_POOLED, DEC_ANNOUNCED, EV_ANNOUNCE, EV_SIDE_TRIO, K_ANNOUNCE,
-    S_ANN, C_CARRE, C_CHECK_OBS, C_STATS, C_FAV_BONUS, C_IND_ACT, C_IND_STRICT, C_INDEP, C_LOG,
-    C_MAX_ROUNDS, C_MEDIA_OPT, C_MEDIA_REVEALED, C_MODE, C_N, C_NO_TRIO_POINTS, C_NSIDES,
-    C_P3_MONO, C_RB, C_ROUND_CAP, C_RULES, C_SECRET_OPT, C_SIDE, C_SIDE_VETOES, C_TP_SUM,
-    DECK_TOP, EV_CANCEL, EV_DECK, EV_END, EV_FAV, EV_FIG, EV_KEPT, EV_MEDIA, EV_PILE,
-    EV_POINTS, EV_PUBLIC, EV_RESULT, EV_REVEAL, EV_ROUND, EV_SECRET, EV_SHOW, EV_TRIO,
-    EV_UNAN, EV_VETO, EV_WIN, K_ALLOC, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC, K_SECRET,
-    K_UNAN, K_VETO, MAXOPT, MAXP, MEDIA0, MODE_2V2P1, NFIG, NSTREAM, O_FVER, O_GVER, OBS_LEN, R_CUM,
-    W_OBS2, W_ST2, W_TMP, WK_LEN,
-    RNG_CHANCE, RNG_SCRAMBLE, S_ERROR, S_ENT_CARRE, S_ENT_SEAT, S_ENT_SIDE, S_KEY, S_KIND,
-    R_HARMONY, R_NWIN, R_ROUNDS, R_TRUNC, R_VETOES_USED, R_WINSIDES, RES_LEN, S_ARG0,
-    NVB, R_ACT_MATE, R_ACT_OPP, R_DECIDED, R_IND_COND, R_MEDIA, R_MEDIA_CANCEL,
-    R_NOWIN_ROUNDS, R_TARGETED, R_UNAN, R_UNAN_DELTA, R_UNAN_FLIP, R_VETO_RND, R_VETO_SIDE,
-    R_WIN_HARM, R_WINKIND, W_PRE, DEC_HARMONY, DEC_NOTRIO_POINTS, DEC_P1, DEC_P2, DEC_P3,
-    DEC_POINTS, DEC_SHARED,
-    S_ARG1, S_COVER, S_CUM, S_DEALER, S_DECK, S_DECK_LEN, S_DECK_POS, S_FACEUP, S_FAV,
-    S_FIG, S_FIGUP, S_FVER, S_GVER, S_HAND, S_MEDIA_OWNED, S_NFIG, S_PILE, S_PILE_LEN,
-    S_PILE_POS, S_PUB, S_ROUND, S_SCORE, S_SEC, S_SEC_TAKE, S_SEC_UP, S_TABLE, S_TRUNC,
-    S_UNAN, S_UNAN_TAKE, S_VETO, S_VETOED, ST_LEN,
-)
+from demos_sim import kernel as K
+from demos_sim.bits import lowest_bit
+from demos_sim.demos import layout as L
 from demos_sim.demos.observe import observe, scramble_hidden
 from demos_sim.demos.scoring import best_combo, round_key
-from demos_sim.bits import lowest_bit
 from demos_sim.eventlog import log_event
+from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.check_errors …)
+    D_CHECKED, D_DECISION_DIFF, D_ERROR, D_OBS_DIFF, DIAG_LEN, check_errors,
+)
 from demos_sim.rng import derive, shuffle_inplace
-
-D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF, D_ERROR = 0, 1, 2, 3
-DIAG_LEN = 4
-ERR_DECK_EMPTY, ERR_BAD_INDEX = 1, 2
-ERRORS = {ERR_DECK_EMPTY: "the People deck ran out (D2.3 should prevent it)",
-          ERR_BAD_INDEX: "a policy returned an index outside its legal options"}
 
 
 # ------------------------------------------------------------------ small helpers
 @njit(cache=True, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
-    log_event(cfg[C_LOG], log, t, a, b, c, d, e)
+    log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
 @njit(cache=True, inline="always")
 def _seat_at(st, cfg, j):
     """The j-th seat of the round's action order: dealer+1, dealer+2, …, dealer."""
-    return (st[S_DEALER] + 1 + j) % cfg[C_N]
+    return (st[L.S_DEALER] + 1 + j) % cfg[L.C_N]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _draw(st):
-    pos = st[S_DECK_POS]
-    if pos >= st[S_DECK_LEN]:      # impossible under D2.3; flagged, never silent
-        st[S_ERROR] = ERR_DECK_EMPTY
-        return st[S_DECK]
-    st[S_DECK_POS] = pos + 1
-    return st[S_DECK + pos]
+    pos = st[L.S_DECK_POS]
+    if pos >= st[L.S_DECK_LEN]:      # impossible under D2.3; flagged, never silent
+        K.flag(st, K.ERR_DECK_EMPTY, L.S_ERROR)
+        return st[L.S_DECK]
+    st[L.S_DECK_POS] = pos + 1
+    return st[L.S_DECK + pos]
 
 
 @njit(cache=True, _nrt=False)
 def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag,
                     idx, saved):
-    """M2 check: the same decision from a state whose hidden cards were reshuffled."""
+    """M2 check (:mod:`demos_sim.kernel` step 2): the same decision from a state whose
+    hidden cards were reshuffled."""
     row = obs[seat]
-    after = prng[seat]
-    st2 = wk[W_ST2:W_ST2 + ST_LEN]
-    for i in range(ST_LEN):
+    st2 = wk[L.W_ST2:L.W_ST2 + L.ST_LEN]
+    for i in range(L.ST_LEN):
         st2[i] = st[i]
-    scramble_hidden(st2, cfg, seat, kind, prng, wk[W_TMP:W_TMP + 64])
-    row2 = wk[W_OBS2:W_OBS2 + OBS_LEN]
-    for i in range(OBS_LEN):
+    scramble_hidden(st2, cfg, seat, kind, prng,
+                    wk[L.W_SCRAMBLE:L.W_SCRAMBLE + L.NCARD + L.NFIG])
+    row2 = wk[L.W_OBS2:L.W_OBS2 + L.OBS_LEN]
+    for i in range(L.OBS_LEN):
         row2[i] = -9
     observe(st2, cfg, seat, kind, row2)
-    diag[D_CHECKED] += 1
-    for i in range(OBS_LEN):
-        if i != O_GVER and (i < O_FVER or i >= O_FVER + MAXP) and row2[i] != row[i]:
-            diag[D_OBS_DIFF] += 1
-            break
-    prng[seat] = saved
-    idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if idx2 != idx:
-        diag[D_DECISION_DIFF] += 1
-    prng[seat] = after
+    row2[L.O_GVER] = row[L.O_GVER]          # versions are bookkeeping, not information
+    for p in range(L.MAXP):
+        row2[L.O_FVER + p] = row[L.O_FVER + p]
+    K.compare(row, row2, diag, K.D_OBS_DIFF)
+    K.replay(fns, cfg, row2, opts, n_opts, params, prng, seat, saved, idx, diag)
     observe(st, cfg, seat, kind, row)  # restore the team-view flag of the real state
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag):
-    """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
+    """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
+    ``opts[:n_opts]``; returns the index of the option played."""
     if n_opts == 1:
-        return opts[0]  # a forced move is no decision: no policy call, no random draw
+        return 0  # a forced move is no decision: no policy call, no random draw
     row = obs[seat]
     observe(st, cfg, seat, kind, row)
     saved = prng[seat]
     idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if cfg[C_CHECK_OBS] != 0:
+    if cfg[L.C_CHECK_OBS] != 0:
         _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk,
                         diag, idx, saved)
-    if idx < 0 or idx >= n_opts:   # flagged (the caller raises), the first option played
-        st[S_ERROR] = ERR_BAD_INDEX
-        return opts[0]
-    return opts[idx]
+    return K.validate(idx, n_opts, st, L.S_ERROR)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _add_figure(st, p, f):
-    st[S_FVER + p] += 1
-    k = st[S_NFIG + p]
-    st[S_FIG + p * NFIG + k] = f
-    st[S_NFIG + p] = k + 1
+    st[L.S_FVER + p] += 1
+    k = st[L.S_NFIG + p]
+    st[L.S_FIG + p * L.NFIG + k] = f
+    st[L.S_NFIG + p] = k + 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -140,7 +113,7 @@ def _discard_take_options(opts, k, h, tab):
     while x:
         d = lowest_bit(x)
         x &= x - 1
-        opts[k] = d * 64 + DECK_TOP
+        opts[k] = d * 64 + L.DECK_TOP
         k += 1
         y = tab
         while y:
@@ -152,16 +125,17 @@ def _discard_take_options(opts, k, h, tab):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _discard_take(st, p, o):
-    """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3, D3.4.3)."""
+    """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3,
+    D3.4.3)."""
     d = o // 64
     t = o % 64
-    h = st[S_HAND + p] & ~(1 << d)
-    if t == DECK_TOP:
+    h = st[L.S_HAND + p] & ~(1 << d)
+    if t == L.DECK_TOP:
         h |= 1 << _draw(st)
     else:
         h |= 1 << t
-        st[S_TABLE] &= ~(1 << t)     # a taken card is gone from the table
-    st[S_HAND + p] = h
+        st[L.S_TABLE] &= ~(1 << t)     # a taken card is gone from the table
+    st[L.S_HAND + p] = h
     return d, t
 
 
@@ -169,121 +143,123 @@ def _discard_take(st, p, o):
 @njit(cache=True, _nrt=False)
 def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
     """D3.1–D3.4 deal and the discard turns of round ``st[S_ROUND]``, then the showdown."""
-    n = cfg[C_N]
-    full = cfg[C_RULES] == 0
-    r = st[S_ROUND]
-    st[S_DEALER] = r % n                                    # D2.1
+    n = cfg[L.C_N]
+    full = cfg[L.C_RULES] == 0
+    r = st[L.S_ROUND]
+    st[L.S_DEALER] = r % n                                    # D2.1
     # D3.1 gather and shuffle the People deck (simplified: no aces, D1)
     m = 0
     for c in range(40):
         if full or c % 10 != 0:
-            st[S_DECK + m] = c
+            st[L.S_DECK + m] = c
             m += 1
-    st[S_DECK_LEN] = m
-    st[S_DECK_POS] = 0
-    prng[RNG_CHANCE] = derive(key, 0, r + 1)
-    shuffle_inplace(st[S_DECK:S_DECK + m], m, prng, RNG_CHANCE)
-    _log(cfg, log, EV_ROUND, r, st[S_DEALER], m, 0, 0)
+    st[L.S_DECK_LEN] = m
+    st[L.S_DECK_POS] = 0
+    prng[L.RNG_CHANCE] = derive(key, 0, r + 1)
+    shuffle_inplace(st[L.S_DECK:L.S_DECK + m], m, prng, L.RNG_CHANCE)
+    _log(cfg, log, L.EV_ROUND, r, st[L.S_DEALER], m, 0, 0)
     for i in range(m):
-        _log(cfg, log, EV_DECK, st[S_DECK + i], 0, 0, 0, 0)
-    for p in range(MAXP):
-        st[S_HAND + p] = 0
-        st[S_PUB + p] = -1
-        st[S_SEC + p] = -1
-        st[S_SEC_TAKE + p] = -2
-        st[S_UNAN + p] = -1
-        st[S_UNAN_TAKE + p] = -2
-    st[S_TABLE] = 0
-    st[S_FACEUP] = 0
-    st[S_SEC_UP] = 0
-    st[S_VETOED] = 0
+        _log(cfg, log, L.EV_DECK, st[L.S_DECK + i], 0, 0, 0, 0)
+    for p in range(L.MAXP):
+        st[L.S_HAND + p] = 0
+        st[L.S_PUB + p] = -1
+        st[L.S_SEC + p] = -1
+        st[L.S_SEC_TAKE + p] = -2
+        st[L.S_UNAN + p] = -1
+        st[L.S_UNAN_TAKE + p] = -2
+    st[L.S_TABLE] = 0
+    st[L.S_FACEUP] = 0
+    st[L.S_SEC_UP] = 0
+    st[L.S_VETOED] = 0
     for _ in range(5):                                       # D3.1 deal one at a time
         for j in range(n):
             p = _seat_at(st, cfg, j)
-            st[S_HAND + p] |= 1 << _draw(st)
+            st[L.S_HAND + p] |= 1 << _draw(st)
 
     # D3.2 public discard
     for j in range(n):
         p = _seat_at(st, cfg, j)
-        h = st[S_HAND + p]
+        h = st[L.S_HAND + p]
         k = 0
         x = h
         while x:
             opts[k] = lowest_bit(x)
             x &= x - 1
             k += 1
-        d = _decide(fns, st, cfg, obs, p, K_PUBLIC, opts, k, params, prng, wk, diag)
-        st[S_HAND + p] = (h & ~(1 << d)) | (1 << _draw(st))
-        st[S_PUB + p] = d
-        st[S_TABLE] |= 1 << d
-        st[S_FACEUP] |= 1 << d
-        _log(cfg, log, EV_PUBLIC, p, d, 0, 0, 0)
+        d = opts[_decide(fns, st, cfg, obs, p, L.K_PUBLIC, opts, k, params, prng, wk, diag)]
+        st[L.S_HAND + p] = (h & ~(1 << d)) | (1 << _draw(st))
+        st[L.S_PUB + p] = d
+        st[L.S_TABLE] |= 1 << d
+        st[L.S_FACEUP] |= 1 << d
+        _log(cfg, log, L.EV_PUBLIC, p, d, 0, 0, 0)
 
     # D3.3 secret discard
     for j in range(n):
         p = _seat_at(st, cfg, j)
-        h = st[S_HAND + p]
-        tab = st[S_TABLE]
+        h = st[L.S_HAND + p]
+        tab = st[L.S_TABLE]
         k = 0
-        if cfg[C_SECRET_OPT]:
+        if cfg[L.C_SECRET_OPT]:
             opts[k] = -1
             k += 1
         k = _discard_take_options(opts, k, h, tab)
-        o = _decide(fns, st, cfg, obs, p, K_SECRET, opts, k, params, prng, wk, diag)
+        o = opts[_decide(fns, st, cfg, obs, p, L.K_SECRET, opts, k, params, prng, wk, diag)]
         if o < 0:
-            st[S_SEC_TAKE + p] = -1                          # a pass (full rules)
-            _log(cfg, log, EV_SECRET, p, -1, -1, 0, 0)
+            st[L.S_SEC_TAKE + p] = -1                          # a pass (full rules)
+            _log(cfg, log, L.EV_SECRET, p, -1, -1, 0, 0)
             continue
         d, t = _discard_take(st, p, o)
-        st[S_SEC + p] = d
-        st[S_SEC_TAKE + p] = t
-        _log(cfg, log, EV_SECRET, p, d, t, 0, 0)
+        st[L.S_SEC + p] = d
+        st[L.S_SEC_TAKE + p] = t
+        _log(cfg, log, L.EV_SECRET, p, d, t, 0, 0)
 
     if full:
         # D3.4.1 veto check: each side holding a veto, asked once, at its first member
         asked = 0
         for j in range(n):
             p = _seat_at(st, cfg, j)
-            side = cfg[C_SIDE + p]
+            side = cfg[L.C_SIDE + p]
             if (asked >> side) & 1:
                 continue
             asked |= 1 << side
-            if st[S_VETO + side] <= 0:
+            if st[L.S_VETO + side] <= 0:
                 continue
             opts[0] = 0
             opts[1] = 1
-            if _decide(fns, st, cfg, obs, p, K_VETO, opts, 2, params, prng, wk, diag) == 1:
-                st[S_VETO + side] -= 1
-                st[S_VETOED] = 1
-                st[S_GVER] += 1
-                res[R_VETOES_USED] += 1
-                res[R_VETO_SIDE + side] += 1
-                res[R_VETO_RND + min(r, NVB - 1)] += 1
-                _log(cfg, log, EV_VETO, p, 0, 0, 0, 0)
+            # options 0 / 1 (the index is the option): 1 = veto
+            if _decide(fns, st, cfg, obs, p, L.K_VETO, opts, 2, params, prng, wk, diag) == 1:
+                st[L.S_VETO + side] -= 1
+                st[L.S_VETOED] = 1
+                st[L.S_GVER] += 1
+                res[L.R_VETOES_USED] += 1
+                res[L.R_VETO_SIDE + side] += 1
+                res[L.R_VETO_RND + min(r, L.NVB - 1)] += 1
+                _log(cfg, log, L.EV_VETO, p, 0, 0, 0, 0)
                 break
-        if st[S_VETOED] == 0:
+        if st[L.S_VETOED] == 0:
             # D3.4.2 secret discards face up; visible = public not taken + all secret
             for p in range(n):
-                if st[S_SEC_TAKE + p] >= 0:
-                    st[S_TABLE] |= 1 << st[S_SEC + p]
-                    st[S_FACEUP] |= 1 << st[S_SEC + p]
-            st[S_SEC_UP] = 1
-            if cfg[C_STATS]:
+                if st[L.S_SEC_TAKE + p] >= 0:
+                    st[L.S_TABLE] |= 1 << st[L.S_SEC + p]
+                    st[L.S_FACEUP] |= 1 << st[L.S_SEC + p]
+            st[L.S_SEC_UP] = 1
+            if cfg[L.C_STATS]:
                 _pre_unanimous(st, cfg, wk)
             # D3.4.3 each discards face down (out of the round), then draws or takes
             for j in range(n):
                 p = _seat_at(st, cfg, j)
-                h = st[S_HAND + p]
-                tab = st[S_TABLE]
+                h = st[L.S_HAND + p]
+                tab = st[L.S_TABLE]
                 k = _discard_take_options(opts, 0, h, tab)
-                o = _decide(fns, st, cfg, obs, p, K_UNAN, opts, k, params, prng, wk, diag)
+                o = opts[_decide(fns, st, cfg, obs, p, L.K_UNAN, opts, k, params, prng, wk,
+                                 diag)]
                 d, t = _discard_take(st, p, o)
-                st[S_UNAN + p] = d
-                st[S_UNAN_TAKE + p] = t
-                _log(cfg, log, EV_UNAN, p, d, t, 0, 0)
+                st[L.S_UNAN + p] = d
+                st[L.S_UNAN_TAKE + p] = t
+                _log(cfg, log, L.EV_UNAN, p, d, t, 0, 0)
 
     _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
-    if full and st[S_VETOED] == 0:
+    if full and st[L.S_VETOED] == 0:
         _post_unanimous(st, cfg, wk, res)       # R_UNAN always; the rest with C_STATS
 
 
@@ -305,65 +281,67 @@ def _winner_seats(keys, n):
 @njit(cache=True, _nrt=False)
 def _pre_unanimous(st, cfg, wk):
     """Statistics only: round scores and keys the hands would show without D3.4.3."""
-    for p in range(cfg[C_N]):
-        h = st[S_HAND + p]
-        kd, sc, cm = best_combo(h, 1, cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1], cfg[C_RB + 2],
-                                st[S_FAV + p], cfg[C_FAV_BONUS])
-        wk[W_PRE + p] = sc
-        wk[W_PRE + MAXP + p] = round_key(h, kd, sc, cm)
+    for p in range(cfg[L.C_N]):
+        h = st[L.S_HAND + p]
+        kd, sc, cm = best_combo(h, 1, cfg[L.C_CARRE], cfg[L.C_RB], cfg[L.C_RB + 1],
+                                cfg[L.C_RB + 2],
+                                st[L.S_FAV + p], cfg[L.C_FAV_BONUS])
+        wk[L.W_PRE_SCORE + p] = sc
+        wk[L.W_PRE_KEY + p] = round_key(h, kd, sc, cm)
 
 
 @njit(cache=True, _nrt=False)
 def _post_unanimous(st, cfg, wk, res):
     """What the unanimous turn changed: Σ round-score change, and whether winners changed."""
-    n = cfg[C_N]
-    res[R_UNAN] += 1
-    if cfg[C_STATS] == 0:
+    n = cfg[L.C_N]
+    res[L.R_UNAN] += 1
+    if cfg[L.C_STATS] == 0:
         return
     for p in range(n):
-        res[R_UNAN_DELTA] += st[S_SCORE + p] - wk[W_PRE + p]
-    if _winner_seats(wk[W_PRE + MAXP:W_PRE + 2 * MAXP], n) != _winner_seats(
-            st[S_KEY:S_KEY + MAXP], n):
-        res[R_UNAN_FLIP] += 1
+        res[L.R_UNAN_DELTA] += st[L.S_SCORE + p] - wk[L.W_PRE_SCORE + p]
+    if _winner_seats(wk[L.W_PRE_KEY:L.W_PRE_KEY + L.MAXP], n) != _winner_seats(
+            st[L.S_KEY:L.S_KEY + L.MAXP], n):
+        res[L.R_UNAN_FLIP] += 1
 
 
 @njit(cache=True, _nrt=False)
 def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """D4: combinations, round winners, figures, Carré reveal and points of the round."""
-    n = cfg[C_N]
-    full = cfg[C_RULES] == 0
+    n = cfg[L.C_N]
+    full = cfg[L.C_RULES] == 0
     # D4 showdown (hands hold 5 cards, D3.5)
-    keys = st[S_KEY:S_KEY + MAXP]
-    kinds = st[S_KIND:S_KIND + MAXP]
-    scores = st[S_SCORE:S_SCORE + MAXP]
+    keys = st[L.S_KEY:L.S_KEY + L.MAXP]
+    kinds = st[L.S_KIND:L.S_KIND + L.MAXP]
+    scores = st[L.S_SCORE:L.S_SCORE + L.MAXP]
     best = -1
     for p in range(n):
-        h = st[S_HAND + p]
-        kd, sc, cm = best_combo(h, 1 if full else 0, cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1],
-                                cfg[C_RB + 2], st[S_FAV + p], cfg[C_FAV_BONUS])
+        h = st[L.S_HAND + p]
+        kd, sc, cm = best_combo(h, 1 if full else 0, cfg[L.C_CARRE], cfg[L.C_RB],
+                                cfg[L.C_RB + 1], cfg[L.C_RB + 2], st[L.S_FAV + p],
+                                cfg[L.C_FAV_BONUS])
         kinds[p] = kd
         scores[p] = sc
         keys[p] = round_key(h, kd, sc, cm)
         # statistics: combination class 0 Carré, 1–3 a run of that many suits
-        wk[W_PRE + 2 * MAXP + p] = 0 if kd == 2 else (
+        wk[L.W_CLASS + p] = 0 if kd == 2 else (
             ((cm & 0x3FF) != 0) + ((cm & (0x3FF << 10)) != 0) + ((cm & (0x3FF << 20)) != 0)
             + ((cm & (0x3FF << 30)) != 0))
         if keys[p] > best:
             best = keys[p]
-        _log(cfg, log, EV_SHOW, p, h, kd, cm, sc)
+        _log(cfg, log, L.EV_SHOW, p, h, kd, cm, sc)
     # D4.3 / D9.4 winners, and the drawing order of D4.5
-    ent_seat = st[S_ENT_SEAT:S_ENT_SEAT + MAXP]   # the place (seat) of each winning side
-    ent_side = st[S_ENT_SIDE:S_ENT_SIDE + MAXP]
-    ent_carre = st[S_ENT_CARRE:S_ENT_CARRE + MAXP]
+    ent_seat = st[L.S_ENT_SEAT:L.S_ENT_SEAT + L.MAXP]   # the place (seat) of each winning side
+    ent_side = st[L.S_ENT_SIDE:L.S_ENT_SIDE + L.MAXP]
+    ent_carre = st[L.S_ENT_CARRE:L.S_ENT_CARRE + L.MAXP]
     n_ent = 0
     if best >= 0:
         for j in range(n):
             p = _seat_at(st, cfg, j)
             if keys[p] != best:
                 continue
-            _log(cfg, log, EV_WIN, p, 0, 0, 0, 0)
-            res[R_WINKIND + wk[W_PRE + 2 * MAXP + p]] += 1
-            side = cfg[C_SIDE + p]
+            _log(cfg, log, L.EV_WIN, p, 0, 0, 0, 0)
+            res[L.R_WINKIND + wk[L.W_CLASS + p]] += 1
+            side = cfg[L.C_SIDE + p]
             e = -1
             for x in range(n_ent):
                 if ent_side[x] == side:
@@ -377,53 +355,53 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
             if kinds[p] == 2:
                 ent_carre[e] = 1
     if best < 0:
-        res[R_NOWIN_ROUNDS] += 1
+        res[L.R_NOWIN_ROUNDS] += 1
     carre_win = False
     for e in range(n_ent):                                     # D4.5
         if ent_carre[e]:
             carre_win = True
         owed = 2 if ent_carre[e] else 1
         for _ in range(owed):
-            if st[S_PILE_POS] >= st[S_PILE_LEN]:
+            if st[L.S_PILE_POS] >= st[L.S_PILE_LEN]:
                 break
-            f = st[S_PILE + st[S_PILE_POS]]
-            st[S_PILE_POS] += 1
+            f = st[L.S_PILE + st[L.S_PILE_POS]]
+            st[L.S_PILE_POS] += 1
             receiver = ent_seat[e]
-            if cfg[C_MODE] != 0:
+            if cfg[L.C_MODE] != 0:
                 k = 0
                 for q in range(n):
-                    if cfg[C_SIDE + q] == ent_side[e]:
+                    if cfg[L.C_SIDE + q] == ent_side[e]:
                         opts[k] = q
                         k += 1
                 if k > 1:                                      # D9.4 the team allocates
-                    st[S_ARG0] = f
-                    receiver = _decide(fns, st, cfg, obs, ent_seat[e], K_ALLOC, opts, k,
-                                       params, prng, wk, diag)
+                    st[L.S_ARG0] = f
+                    receiver = opts[_decide(fns, st, cfg, obs, ent_seat[e], L.K_ALLOC, opts,
+                                            k, params, prng, wk, diag)]
             _add_figure(st, receiver, f)
-            st[S_GVER] += 1
-            _log(cfg, log, EV_FIG, receiver, f, 0, 0, 0)
+            st[L.S_GVER] += 1
+            _log(cfg, log, L.EV_FIG, receiver, f, 0, 0, 0)
     if carre_win:                                              # D4.6, D9.4 Carré reveal
         for j in range(n):
             p = _seat_at(st, cfg, j)
             exempt = False
             for e in range(n_ent):
-                if ent_carre[e] and ent_side[e] == cfg[C_SIDE + p]:
-                    if cfg[C_MODE] != 0 or kinds[p] == 2:
+                if ent_carre[e] and ent_side[e] == cfg[L.C_SIDE + p]:
+                    if cfg[L.C_MODE] != 0 or kinds[p] == 2:
                         exempt = True
             if exempt:
                 continue
-            for i in range(st[S_NFIG + p]):
-                f = st[S_FIG + p * NFIG + i]
-                if f < MEDIA0:
-                    if not (st[S_FIGUP + p] >> f) & 1:
-                        st[S_FIGUP + p] |= 1 << f
-                        st[S_FVER + p] += 1
-                        _log(cfg, log, EV_REVEAL, p, f, 0, 0, 0)
+            for i in range(st[L.S_NFIG + p]):
+                f = st[L.S_FIG + p * L.NFIG + i]
+                if f < L.MEDIA0:
+                    if not (st[L.S_FIGUP + p] >> f) & 1:
+                        st[L.S_FIGUP + p] |= 1 << f
+                        st[L.S_FVER + p] += 1
+                        _log(cfg, log, L.EV_REVEAL, p, f, 0, 0, 0)
                     break
     for p in range(n):                                         # D4.7
-        st[S_CUM + p] += scores[p]
-        _log(cfg, log, EV_POINTS, p, scores[p], 0, 0, 0)
-    st[S_GVER] += 1
+        st[L.S_CUM + p] += scores[p]
+        _log(cfg, log, L.EV_POINTS, p, scores[p], 0, 0, 0)
+    st[L.S_GVER] += 1
 
 
 # ------------------------------------------------------------------ D6 Scandal
@@ -431,14 +409,14 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
 def _legal_targets(st, cfg, p, opts, k0):
     """Append every legal Media target of ``p`` (D6.2, D6.3) as target*16 + slot."""
     k = k0
-    for q in range(cfg[C_N]):
+    for q in range(cfg[L.C_N]):
         if q == p:
             continue
-        for i in range(st[S_NFIG + q]):
-            f = st[S_FIG + q * NFIG + i]
-            if f >= MEDIA0 or st[S_COVER + f] >= 0:
+        for i in range(st[L.S_NFIG + q]):
+            f = st[L.S_FIG + q * L.NFIG + i]
+            if f >= L.MEDIA0 or st[L.S_COVER + f] >= 0:
                 continue
-            if (st[S_FIGUP + q] >> f) & 1 and cfg[C_MEDIA_REVEALED] == 0:
+            if (st[L.S_FIGUP + q] >> f) & 1 and cfg[L.C_MEDIA_REVEALED] == 0:
                 continue
             opts[k] = q * 16 + i
             k += 1
@@ -447,67 +425,69 @@ def _legal_targets(st, cfg, p, opts, k0):
 
 @njit(cache=True, _nrt=False)
 def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
-    n = cfg[C_N]
-    indep = cfg[C_INDEP]
-    held = wk[W_TMP:W_TMP + MAXP]
-    plays = wk[W_TMP + MAXP:W_TMP + 2 * MAXP]
-    for p in range(MAXP):
+    n = cfg[L.C_N]
+    indep = cfg[L.C_INDEP]
+    held = wk[L.W_HELD:L.W_HELD + L.MAXP]
+    plays = wk[L.W_PLAYS:L.W_PLAYS + L.MAXP]
+    for p in range(L.MAXP):
         held[p] = 0
         plays[p] = 0
     for p in range(n):                                      # D6.2 Media are revealed
-        for i in range(st[S_NFIG + p]):
-            f = st[S_FIG + p * NFIG + i]
-            if f >= MEDIA0:
+        for i in range(st[L.S_NFIG + p]):
+            f = st[L.S_FIG + p * L.NFIG + i]
+            if f >= L.MEDIA0:
                 held[p] += 1
-                st[S_FIGUP + p] |= 1 << f
-                st[S_FVER + p] += 1
+                st[L.S_FIGUP + p] |= 1 << f
+                st[L.S_FVER + p] += 1
     for p in range(n):
-        st[S_MEDIA_OWNED + p] = held[p]
-        res[R_MEDIA + p] = held[p]
+        st[L.S_MEDIA_OWNED + p] = held[p]
+        res[L.R_MEDIA + p] = held[p]
         if held[p] == 2:
             if p == indep:                                  # D9.6 the Independent's choice
-                if cfg[C_IND_ACT]:
+                if cfg[L.C_IND_ACT]:
                     plays[p] = 2
                 else:
-                    _log(cfg, log, EV_KEPT, p, 0, 0, 0, 0)
+                    _log(cfg, log, L.EV_KEPT, p, 0, 0, 0, 0)
             else:                                           # D6.1 they cancel out
-                st[S_MEDIA_OWNED + p] = 0
-                res[R_MEDIA_CANCEL] = 1
-                _log(cfg, log, EV_CANCEL, p, 0, 0, 0, 0)
+                st[L.S_MEDIA_OWNED + p] = 0
+                res[L.R_MEDIA_CANCEL] = 1
+                _log(cfg, log, L.EV_CANCEL, p, 0, 0, 0, 0)
         elif held[p] == 1:
             plays[p] = 1
-    st[S_GVER] += 1
+    st[L.S_GVER] += 1
     for j in range(n):                                      # action order of the last round
         p = _seat_at(st, cfg, j)
         for _ in range(plays[p]):
             k = 0
-            if cfg[C_MEDIA_OPT]:
+            if cfg[L.C_MEDIA_OPT]:
                 opts[0] = -1
                 k = 1
             k1 = _legal_targets(st, cfg, p, opts, k)
             if k1 == k:
                 continue                                    # no legal target: no effect
-            o = _decide(fns, st, cfg, obs, p, K_MEDIA, opts, k1, params, prng, wk, diag)
+            o = opts[_decide(fns, st, cfg, obs, p, L.K_MEDIA, opts, k1, params, prng, wk,
+                             diag)]
             if o < 0:
                 continue
             q = o // 16
             i = o % 16
-            f = st[S_FIG + q * NFIG + i]
-            st[S_ARG0] = q
-            st[S_ARG1] = i
+            f = st[L.S_FIG + q * L.NFIG + i]
+            st[L.S_ARG0] = q
+            st[L.S_ARG1] = i
             for c in range(4):
                 opts[c] = c
-            colour = _decide(fns, st, cfg, obs, p, K_COLOUR, opts, 4, params, prng, wk, diag)
-            st[S_COVER + f] = colour
-            res[R_TARGETED + q] += 1
-            if cfg[C_SIDE + q] == cfg[C_SIDE + p]:
-                res[R_ACT_MATE + p] += 1
+            colour = _decide(fns, st, cfg, obs, p, L.K_COLOUR, opts, 4, params, prng, wk,
+                             diag)                 # options 0–3 = S H D C
+            st[L.S_COVER + f] = colour
+            res[L.R_TARGETED + q] += 1
+            if cfg[L.C_SIDE + q] == cfg[L.C_SIDE + p]:
+                res[L.R_ACT_MATE + p] += 1
             else:
-                res[R_ACT_OPP + p] += 1
-            st[S_FIGUP + q] |= 1 << f
-            st[S_FVER + q] += 1
-            st[S_GVER] += 1
-            _log(cfg, log, EV_MEDIA, p, q, f, colour, 0)
+                res[L.R_ACT_OPP + p] += 1
+            st[L.S_FIGUP + q] |= 1 << f
+            st[L.S_FVER + q] += 1
+            st[L.S_GVER] += 1
+            _log(cfg, log, L.EV_MEDIA, p, q, f, colour, 0)
 
 
 # ------------------------------------------------------------------ D7 / D9 election
@@ -529,15 +509,15 @@ def best_trio(st, seats, ann, tmp):
     ncov = tmp[15:18]
     for i in range(18):
         tmp[i] = -1 if i < 12 else 0
-    for p in range(MAXP):
+    for p in range(L.MAXP):
         if not (seats >> p) & 1:
             continue
-        for i in range(st[S_NFIG + p]):
-            f = st[S_FIG + p * NFIG + i]
-            if f >= MEDIA0:
+        for i in range(st[L.S_NFIG + p]):
+            f = st[L.S_FIG + p * L.NFIG + i]
+            if f >= L.MEDIA0:
                 continue
             t = f // 4
-            if st[S_COVER + f] >= 0:
+            if st[L.S_COVER + f] >= 0:
                 ncov[t] += 1
                 cand[4 * t] = f
                 ncand[t] = -1            # marks "covered: only this one"
@@ -559,13 +539,13 @@ def best_trio(st, seats, ann, tmp):
     match = 0
     for a in range(ncand[0]):
         e = cand[a]
-        ce = st[S_COVER + e] if st[S_COVER + e] >= 0 else e % 4
+        ce = st[L.S_COVER + e] if st[L.S_COVER + e] >= 0 else e % 4
         for b in range(ncand[1]):
             l = cand[4 + b]
-            cl = st[S_COVER + l] if st[S_COVER + l] >= 0 else l % 4
+            cl = st[L.S_COVER + l] if st[L.S_COVER + l] >= 0 else l % 4
             for c in range(ncand[2]):
                 jf = cand[8 + c]
-                cj = st[S_COVER + jf] if st[S_COVER + jf] >= 0 else jf % 4
+                cj = st[L.S_COVER + jf] if st[L.S_COVER + jf] >= 0 else jf % 4
                 distinct = 1 + (cl != ce) + (cj != ce and cj != cl)
                 achievable |= 1 << distinct
                 hit = (ce * 4 + cl) * 4 + cj == ann
@@ -581,7 +561,7 @@ def best_trio(st, seats, ann, tmp):
 
 @njit(cache=True, _nrt=False)
 def _colour_of(st, f):
-    return st[S_COVER + f] if st[S_COVER + f] >= 0 else f % 4
+    return st[L.S_COVER + f] if st[L.S_COVER + f] >= 0 else f % 4
 
 
 @njit(cache=True, _nrt=False)
@@ -606,9 +586,9 @@ def _side_points(st, cfg, side, use_sum):
     """Points a side brings to a tie: its top member (``max``) or the members' total
     (``sum``) — D9.5 ``team_points_tiebreak``, D9.6 step 3 ``p3_points_tiebreak``."""
     v = 0
-    for q in range(cfg[C_N]):
-        if cfg[C_SIDE + q] == side:
-            c = st[S_CUM + q]
+    for q in range(cfg[L.C_N]):
+        if cfg[L.C_SIDE + q] == side:
+            c = st[L.S_CUM + q]
             if use_sum:
                 v += c
             elif c > v:
@@ -632,13 +612,13 @@ def _pick(cands, pts, match, k):
             if match[i]:
                 m |= 1 << i
     if n_c == 1:
-        return cands, DEC_HARMONY
+        return cands, L.DEC_HARMONY
     announced = False
     if m != 0 and m != cands:
         cands = m
         announced = True
         if m & (m - 1) == 0:
-            return cands, DEC_ANNOUNCED
+            return cands, L.DEC_ANNOUNCED
     bv = -1
     for i in range(k):
         if (cands >> i) & 1 and pts[i] > bv:
@@ -649,7 +629,7 @@ def _pick(cands, pts, match, k):
         if (cands >> i) & 1 and pts[i] == bv:
             win |= 1 << i
             n_w += 1
-    return win, (DEC_POINTS if n_w == 1 else DEC_SHARED)
+    return win, (L.DEC_POINTS if n_w == 1 else L.DEC_SHARED)
 
 
 @njit(cache=True, _nrt=False)
@@ -670,147 +650,154 @@ def _top(vals, eligible, k):
 @njit(cache=True, _nrt=False)
 def _election(st, cfg, wk, log, res):
     """D7 (individual), D9.5 (2v2, 2v3) and D9.6 (2v2+1), with X2 and ``team_trio``."""
-    n = cfg[C_N]
-    mode = cfg[C_MODE]
-    ns = cfg[C_NSIDES]
-    pooled = mode != 0 and cfg[C_POOLED] != 0
-    t = W_TMP + 32
-    harm = wk[t:t + MAXP]              # by seat: own trio (D7.1)
-    ach = wk[t + 8:t + 8 + MAXP]       # by seat: harmonies some own trio reaches
-    pmatch = wk[t + 16:t + 16 + MAXP]  # by seat: an own trio has the side's colouring (X2)
-    side_h = wk[t + 24:t + 24 + MAXP]  # by side: the side's trio (D9.5: best member / pooled)
-    side_ach = wk[t + 32:t + 32 + MAXP]
-    side_mt = wk[t + 40:t + 40 + MAXP]
-    eligible = wk[t + 48:t + 48 + MAXP]
-    pts = wk[t + 56:t + 56 + MAXP]
-    match = wk[t + 64:t + 64 + MAXP]
-    for i in range(t, t + 72):
-        wk[i] = 0
-    ann_of = wk[t + 72:t + 72 + MAXP]  # by side: the announced colouring, -1
-    for s in range(MAXP):
-        ann_of[s] = st[S_ANN + s] if cfg[C_ANNOUNCE] else -1
+    n = cfg[L.C_N]
+    mode = cfg[L.C_MODE]
+    ns = cfg[L.C_NSIDES]
+    pooled = mode != 0 and cfg[L.C_POOLED] != 0
+    harm = wk[L.W_HARM:L.W_HARM + L.MAXP]        # by seat: own trio (D7.1)
+    ach = wk[L.W_ACH:L.W_ACH + L.MAXP]           # by seat: harmonies some own trio reaches
+    pmatch = wk[L.W_PMATCH:L.W_PMATCH + L.MAXP]  # by seat: an own trio has the X2 colouring
+    side_h = wk[L.W_SIDE_H:L.W_SIDE_H + L.MAXP]  # by side: its trio (D9.5 best member/pooled)
+    side_ach = wk[L.W_SIDE_ACH:L.W_SIDE_ACH + L.MAXP]
+    side_mt = wk[L.W_SIDE_MT:L.W_SIDE_MT + L.MAXP]
+    eligible = wk[L.W_ELIGIBLE:L.W_ELIGIBLE + L.MAXP]
+    pts = wk[L.W_PTS:L.W_PTS + L.MAXP]
+    match = wk[L.W_MATCH:L.W_MATCH + L.MAXP]
+    ann_of = wk[L.W_ANN_OF:L.W_ANN_OF + L.MAXP]  # by side: the announced colouring, -1
+    for i in range(L.MAXP):
+        harm[i] = 0
+        ach[i] = 0
+        pmatch[i] = 0
+        side_h[i] = 0
+        side_ach[i] = 0
+        side_mt[i] = 0
+        eligible[i] = 0
+        pts[i] = 0
+        match[i] = 0
+    for s in range(L.MAXP):
+        ann_of[s] = st[L.S_ANN + s] if cfg[L.C_ANNOUNCE] else -1
     for p in range(n):
-        s = cfg[C_SIDE + p]
-        h, e, l, j, a, mt = best_trio(st, 1 << p, ann_of[s], wk[W_TMP:W_TMP + 18])
+        s = cfg[L.C_SIDE + p]
+        h, e, l, j, a, mt = best_trio(st, 1 << p, ann_of[s], wk[L.W_TRIO:L.W_TRIO + 18])
         harm[p] = h
         ach[p] = a
         pmatch[p] = mt
-        _log(cfg, log, EV_TRIO, p, e, l, j, _trio_code(st, e, l, j, h))
-        res[R_HARMONY + p] = h
-        if not pooled or p == cfg[C_INDEP]:   # the Independent's trio is always his own
+        _log(cfg, log, L.EV_TRIO, p, e, l, j, _trio_code(st, e, l, j, h))
+        res[L.R_HARMONY + p] = h
+        if not pooled or p == cfg[L.C_INDEP]:   # the Independent's trio is always his own
             if h > side_h[s]:
                 side_h[s] = h
             side_ach[s] |= a
             side_mt[s] |= mt
     if pooled:                                            # D9.5 team_trio = pooled
         for s in range(ns):
-            if cfg[C_INDEP] >= 0 and s == cfg[C_SIDE + cfg[C_INDEP]]:
+            if cfg[L.C_INDEP] >= 0 and s == cfg[L.C_SIDE + cfg[L.C_INDEP]]:
                 continue
             members = 0
             for q in range(n):
-                if cfg[C_SIDE + q] == s:
+                if cfg[L.C_SIDE + q] == s:
                     members |= 1 << q
-            h, e, l, j, a, mt = best_trio(st, members, ann_of[s], wk[W_TMP:W_TMP + 18])
+            h, e, l, j, a, mt = best_trio(st, members, ann_of[s], wk[L.W_TRIO:L.W_TRIO + 18])
             side_h[s] = h
             side_ach[s] = a
             side_mt[s] = mt
-            _log(cfg, log, EV_SIDE_TRIO, s, e, l, j, _trio_code(st, e, l, j, h))
+            _log(cfg, log, L.EV_SIDE_TRIO, s, e, l, j, _trio_code(st, e, l, j, h))
     win = 0
     dec = 0                 # statistics: how the winner was found (DEC_*)
     if mode == 0:                                            # D7.3, D7.4
         for p in range(n):
             eligible[p] = 1
-            pts[p] = st[S_CUM + p]
+            pts[p] = st[L.S_CUM + p]
         bh, cands = _top(harm, eligible, n)
         if bh > 0:
             for p in range(n):
                 match[p] = pmatch[p] and ann_of[p] >= 0 and announced_harmony(ann_of[p]) == bh
             win, dec = _pick(cands, pts, match, n)
-        elif cfg[C_NO_TRIO_POINTS]:
+        elif cfg[L.C_NO_TRIO_POINTS]:
             win, dec = _pick((1 << n) - 1, pts, match, n)
-            dec = DEC_NOTRIO_POINTS
-    elif mode != MODE_2V2P1:                                 # D9.5
+            dec = L.DEC_NOTRIO_POINTS
+    elif mode != L.MODE_2V2P1:                                 # D9.5
         for s in range(ns):
             eligible[s] = 1
-            pts[s] = _side_points(st, cfg, s, cfg[C_TP_SUM])
+            pts[s] = _side_points(st, cfg, s, cfg[L.C_TP_SUM])
         bh, cands = _top(side_h, eligible, ns)
         if bh > 0:
             for s in range(ns):
                 match[s] = side_mt[s] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == bh
             win, dec = _pick(cands, pts, match, ns)
     else:                                                    # D9.6
-        indep = cfg[C_INDEP]
-        si = cfg[C_SIDE + indep]
+        indep = cfg[L.C_INDEP]
+        si = cfg[L.C_SIDE + indep]
         # 1. three-colour harmony
         if pooled:            # the sides' trios; a tie compares the sides' points (D9.5)
             for s in range(ns):
                 eligible[s] = side_h[s] == 3
-                pts[s] = _side_points(st, cfg, s, cfg[C_TP_SUM])
+                pts[s] = _side_points(st, cfg, s, cfg[L.C_TP_SUM])
                 match[s] = side_mt[s] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == 3
             win, _ = _pick(_top(side_h, eligible, ns)[1], pts, match, ns)
         else:                 # those players' own points decide
             for p in range(n):
                 eligible[p] = harm[p] == 3
-                pts[p] = st[S_CUM + p]
-                s = cfg[C_SIDE + p]
+                pts[p] = st[L.S_CUM + p]
+                s = cfg[L.C_SIDE + p]
                 match[p] = pmatch[p] and ann_of[s] >= 0 and announced_harmony(ann_of[s]) == 3
             wp, _ = _pick(_top(harm, eligible, n)[1], pts, match, n)
             for p in range(n):
                 if (wp >> p) & 1:
-                    win |= 1 << cfg[C_SIDE + p]
+                    win |= 1 << cfg[L.C_SIDE + p]
         if win:
-            dec = DEC_P1
+            dec = L.DEC_P1
         else:
             # 2. the Independent's own conditions
-            ci = st[S_CUM + indep]
+            ci = st[L.S_CUM + indep]
             most = True
             for q in range(n):
                 if q != indep:
-                    if st[S_CUM + q] > ci or (cfg[C_IND_STRICT] and st[S_CUM + q] == ci):
+                    if st[L.S_CUM + q] > ci or (cfg[L.C_IND_STRICT] and st[L.S_CUM + q] == ci):
                         most = False
             has_j = False
-            for i in range(st[S_NFIG + indep]):
-                f = st[S_FIG + indep * NFIG + i]
-                if f < MEDIA0 and f // 4 == 2:
+            for i in range(st[L.S_NFIG + indep]):
+                f = st[L.S_FIG + indep * L.NFIG + i]
+                if f < L.MEDIA0 and f // 4 == 2:
                     has_j = True
-            controller = st[S_MEDIA_OWNED + indep] == 2 and has_j
+            controller = st[L.S_MEDIA_OWNED + indep] == 2 and has_j
             dissident = harm[indep] == 2
-            res[R_IND_COND] = (1 if most else 0) | (2 if controller else 0) | (
+            res[L.R_IND_COND] = (1 if most else 0) | (2 if controller else 0) | (
                 4 if dissident else 0)
             if most or controller or dissident:
                 win = 1 << si
-                dec = DEC_P2
+                dec = L.DEC_P2
             else:
                 # 3. residual team trios (the Independent takes no part); p3_harmonies
-                h3 = wk[t + 80:t + 80 + MAXP]
+                h3 = wk[L.W_H3:L.W_H3 + L.MAXP]
                 for s in range(ns):
                     eligible[s] = s != si
-                    pts[s] = _side_points(st, cfg, s, cfg[C_P3_SUM])
+                    pts[s] = _side_points(st, cfg, s, cfg[L.C_P3_SUM])
                     # mono_only: only a 1-colour trio qualifies
-                    h3[s] = (side_ach[s] >> 1) & 1 if cfg[C_P3_MONO] else side_h[s]
+                    h3[s] = (side_ach[s] >> 1) & 1 if cfg[L.C_P3_MONO] else side_h[s]
                 bh, cands = _top(h3, eligible, ns)
                 if bh > 0:
                     for s in range(ns):
                         match[s] = (side_mt[s] and ann_of[s] >= 0
                                     and announced_harmony(ann_of[s]) == bh)
                     win, _ = _pick(cands, pts, match, ns)
-                    dec = DEC_P3
+                    dec = L.DEC_P3
     nwin = 0
     seats = 0
     wh = -1
-    for s in range(MAXP):
+    for s in range(L.MAXP):
         if (win >> s) & 1:
             nwin += 1
             if side_h[s] > wh:
                 wh = side_h[s]
     for p in range(n):
-        if (win >> cfg[C_SIDE + p]) & 1:
+        if (win >> cfg[L.C_SIDE + p]) & 1:
             seats |= 1 << p
-    res[R_NWIN] = nwin
-    res[R_WINSIDES] = win
-    res[R_DECIDED] = dec if win else 0
-    res[R_WIN_HARM] = wh
-    _log(cfg, log, EV_RESULT, win, seats, 0, 0, 0)
+    res[L.R_NWIN] = nwin
+    res[L.R_WINSIDES] = win
+    res[L.R_DECIDED] = dec if win else 0
+    res[L.R_WIN_HARM] = wh
+    _log(cfg, log, L.EV_RESULT, win, seats, 0, 0, 0)
 
 
 # ------------------------------------------------------------------ X2 announcements
@@ -820,112 +807,102 @@ def _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
     trio (E*16 + L*4 + J, one of 64) — in seat order, each side once, asked at its first
     seat; a team's announcement is a team decision (D9.2). Each sees those made before."""
     asked = 0
-    for p in range(cfg[C_N]):
-        side = cfg[C_SIDE + p]
+    for p in range(cfg[L.C_N]):
+        side = cfg[L.C_SIDE + p]
         if (asked >> side) & 1:
             continue
         asked |= 1 << side
         for c in range(64):
             opts[c] = c
-        st[S_ANN + side] = _decide(fns, st, cfg, obs, p, K_ANNOUNCE, opts, 64, params,
-                                   prng, wk, diag)
-        st[S_GVER] += 1
-        _log(cfg, log, EV_ANNOUNCE, side, st[S_ANN + side], 0, 0, 0)
+        st[L.S_ANN + side] = _decide(fns, st, cfg, obs, p, L.K_ANNOUNCE, opts, 64, params,
+                                     prng, wk, diag)     # options 0–63 = the colourings
+        st[L.S_GVER] += 1
+        _log(cfg, log, L.EV_ANNOUNCE, side, st[L.S_ANN + side], 0, 0, 0)
 
 
 # ------------------------------------------------------------------ one game, a batch
 @njit(cache=True, _nrt=False)
 def init_state(cfg, key, st, obs, prng, res):
     """Empty table before D2.1: no figures, no points, every side's vetoes (D9.3)."""
-    for i in range(ST_LEN):
+    for i in range(L.ST_LEN):
         st[i] = 0
     for i in range(obs.shape[0]):
-        obs[i, O_GVER] = -1
-        for p in range(MAXP):
-            obs[i, O_FVER + p] = -1
-    for i in range(RES_LEN):
+        obs[i, L.O_GVER] = -1
+        for p in range(L.MAXP):
+            obs[i, L.O_FVER + p] = -1
+    for i in range(L.RES_LEN):
         res[i] = 0
-    for f in range(NFIG):
-        st[S_COVER + f] = -1
-    for p in range(MAXP):
-        st[S_FAV + p] = -1
-        st[S_ANN + p] = -1
-        st[S_VETO + p] = cfg[C_SIDE_VETOES + p]
-        st[S_PUB + p] = -1
-        st[S_SEC + p] = -1
-        st[S_SEC_TAKE + p] = -2
-        st[S_UNAN + p] = -1
-        st[S_UNAN_TAKE + p] = -2
+    for f in range(L.NFIG):
+        st[L.S_COVER + f] = -1
+    for p in range(L.MAXP):
+        st[L.S_FAV + p] = -1
+        st[L.S_ANN + p] = -1
+        st[L.S_VETO + p] = cfg[L.C_SIDE_VETOES + p]
+        st[L.S_PUB + p] = -1
+        st[L.S_SEC + p] = -1
+        st[L.S_SEC_TAKE + p] = -2
+        st[L.S_UNAN + p] = -1
+        st[L.S_UNAN_TAKE + p] = -2
         prng[p] = derive(key, 1, p)
-    prng[RNG_SCRAMBLE] = derive(key, 2, 0)
+    prng[L.RNG_SCRAMBLE] = derive(key, 2, 0)
 
 
 @njit(cache=True, _nrt=False)
 def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
-    n = cfg[C_N]
-    full = cfg[C_RULES] == 0
+    n = cfg[L.C_N]
+    full = cfg[L.C_RULES] == 0
     init_state(cfg, key, st, obs, prng, res)
     # D2.1 the Power pile (D1: 12 figures, and the 2 Media in full rules)
-    npile = NFIG if full else MEDIA0
+    npile = L.NFIG if full else L.MEDIA0
     for f in range(npile):
-        st[S_PILE + f] = f
-    st[S_PILE_LEN] = npile
-    prng[RNG_CHANCE] = derive(key, 0, 0)
-    shuffle_inplace(st[S_PILE:S_PILE + npile], npile, prng, RNG_CHANCE)
+        st[L.S_PILE + f] = f
+    st[L.S_PILE_LEN] = npile
+    prng[L.RNG_CHANCE] = derive(key, 0, 0)
+    shuffle_inplace(st[L.S_PILE:L.S_PILE + npile], npile, prng, L.RNG_CHANCE)
     for f in range(npile):
-        _log(cfg, log, EV_PILE, st[S_PILE + f], 0, 0, 0, 0)
-    if cfg[C_FAV_BONUS] > 0:                                # X1 favourite suits
+        _log(cfg, log, L.EV_PILE, st[L.S_PILE + f], 0, 0, 0, 0)
+    if cfg[L.C_FAV_BONUS] > 0:                                # X1 favourite suits
         for p in range(n):
             for c in range(4):
                 opts[c] = c
-            st[S_FAV + p] = _decide(fns, st, cfg, obs, p, K_FAV, opts, 4, params, prng,
-                                    wk, diag)
-            _log(cfg, log, EV_FAV, p, st[S_FAV + p], 0, 0, 0)
-        st[S_GVER] += 1
-    if cfg[C_ANNOUNCE]:                                     # X2 announced colourings
+            st[L.S_FAV + p] = _decide(fns, st, cfg, obs, p, L.K_FAV, opts, 4, params, prng,
+                                      wk, diag)          # options 0–3 = S H D C
+            _log(cfg, log, L.EV_FAV, p, st[L.S_FAV + p], 0, 0, 0)
+        st[L.S_GVER] += 1
+    if cfg[L.C_ANNOUNCE]:                                     # X2 announced colourings
         _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log)
     while True:                                              # D5.1
         _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res)
-        st[S_ROUND] += 1
-        r = st[S_ROUND]
-        if st[S_PILE_POS] >= st[S_PILE_LEN]:
+        st[L.S_ROUND] += 1
+        r = st[L.S_ROUND]
+        if st[L.S_PILE_POS] >= st[L.S_PILE_LEN]:
             break
-        if cfg[C_MAX_ROUNDS] > 0 and r >= cfg[C_MAX_ROUNDS]:
+        if cfg[L.C_MAX_ROUNDS] > 0 and r >= cfg[L.C_MAX_ROUNDS]:
             break
-        if r >= cfg[C_ROUND_CAP]:
-            st[S_TRUNC] = 1
+        if r >= cfg[L.C_ROUND_CAP]:
+            st[L.S_TRUNC] = 1
             break
-    res[R_ROUNDS] = st[S_ROUND]
-    res[R_TRUNC] = st[S_TRUNC]
-    if st[S_ERROR] != 0:
-        diag[D_ERROR] = st[S_ERROR]
+    res[L.R_ROUNDS] = st[L.S_ROUND]
+    res[L.R_TRUNC] = st[L.S_TRUNC]
     for p in range(n):
-        res[R_CUM + p] = st[S_CUM + p]
-    _log(cfg, log, EV_END, st[S_TRUNC], 0, 0, 0, 0)
-    if st[S_TRUNC]:
-        return
-    if full:
-        _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
-    _election(st, cfg, wk, log, res)
-    if st[S_ERROR] != 0:
-        diag[D_ERROR] = st[S_ERROR]
-
-
-def check_errors(diag):
-    """Raise when a kernel flagged an impossible situation (see ERRORS)."""
-    if diag[D_ERROR]:
-        raise RuntimeError(ERRORS.get(int(diag[D_ERROR]), f"kernel error {int(diag[D_ERROR])}"))
+        res[L.R_CUM + p] = st[L.S_CUM + p]
+    _log(cfg, log, L.EV_END, st[L.S_TRUNC], 0, 0, 0, 0)
+    if st[L.S_TRUNC] == 0:
+        if full:
+            _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res)
+        _election(st, cfg, wk, log, res)
+    K.flag(diag, st[L.S_ERROR])
 
 
 @njit(cache=True)
 def play_batch(fns, cfg, params, keys, res, diag):
     """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
-    st = np.zeros(ST_LEN, np.int64)
-    obs = np.zeros((MAXP, OBS_LEN), np.int64)
-    opts = np.zeros(MAXOPT, np.int64)
-    prng = np.zeros(NSTREAM, np.uint64)
-    wk = np.zeros(WK_LEN, np.int64)
+    st = np.zeros(L.ST_LEN, np.int64)
+    obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    prng = np.zeros(L.NSTREAM, np.uint64)
+    wk = np.zeros(L.WK_LEN, np.int64)
     log = np.zeros(2, np.int64)
     for g in range(keys.shape[0]):
         play_game(fns, cfg, params, keys[g], st, obs, opts, prng, wk, log, diag, res[g])

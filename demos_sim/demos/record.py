@@ -18,6 +18,7 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.policies import resolve
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import CHUNK, chunk_game_keys, policy_tuple
+from demos_sim.kernel import check_errors, new_diag
 from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import write_jsonl_atomic
 
@@ -33,7 +34,7 @@ def _take(t: int):
 
 def play_logged(config: DemosConfig, specs: list[str], key, check_obs: bool = False):
     """Play one game with the event log on; returns (log events (k, EV_W), res, diag)."""
-    from demos_sim.demos.engine import DIAG_LEN, check_errors, play_game
+    from demos_sim.demos.engine import play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
     fns, params = policy_tuple(resolve(specs, config.players))
@@ -45,7 +46,7 @@ def play_logged(config: DemosConfig, specs: list[str], key, check_obs: bool = Fa
     size = L.EV_W * (200 + 120 * config.variants["round_cap"])
     log = np.zeros(size, np.int64)
     log[0] = L.EV_W  # first slot holds the write position and the overflow flag
-    diag = np.zeros(DIAG_LEN, np.int64)
+    diag = new_diag()
     res = np.zeros(L.RES_LEN, np.int64)
     play_game(fns, cfg, params, np.uint64(key), st, obs, opts, prng, wk, log, diag, res)
     check_errors(diag)

@@ -4,11 +4,13 @@ One game is ``play_game``: setup (P1), rounds of turns and Norm selections (P2, 
 Household controls (P4.1–P4.2, P5.2–P5.3), redistribution of the Norm and the
 Initiative (P4.3) until an end condition (P4.4, P5.2) or the round cap (P4.5). The same
 architecture as the DĒMOS kernel (:mod:`demos_sim.demos.engine`): every decision goes
-through ``_decide``, which builds the seat's observation (``observe``), calls that seat's
-policy (a first-class numba function), checks the answer is a legal option, and — when
-``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the hidden
-state (the M2 observation test) and checks card conservation. With ``cfg[C_LOG]`` set,
-the game writes the event log :mod:`demos_sim.protocole.record` turns into a record.
+through ``_decide``, the step of :mod:`demos_sim.kernel`, which builds the seat's
+observation (``observe``), calls that seat's policy (a first-class numba function), —
+when ``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the
+hidden state (the M2 observation test) and checks card conservation, and validates the
+index. With ``cfg[C_LOG]`` set, the game writes the event log
+:mod:`demos_sim.protocole.record` turns into a record. Offsets are read as ``L.NAME``
+(:mod:`demos_sim.protocole.layout`).
 
 Random streams of a game with 64-bit key ``key``: the setup removal and round 0's deck
 ``derive(key, 0, 0)``; round ``r``'s shuffle of the previous Norm ``derive(key, 0, r)``;
@@ -40,25 +42,17 @@ Readings of RULES.md made here:
 import numpy as np
 from numba import njit
 
+from demos_sim import kernel as K
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.eventlog import log_event
-from demos_sim.protocole.layout import (
-    C_CHECK_OBS, C_FOYER_START, C_LOG, C_MODE, C_N, C_NEED, C_REINF_SEL, C_ROUND_CAP,
-    C_PER_DIM, C_SCOPE_TEAM, C_TIE_DISCARD, COLOUR0, EV_CONTROL, EV_DECK, EV_END, EV_FOYER_DEAL,
-    EV_HAND, EV_POINTS, EV_REINF, EV_RESULT, EV_ROUND, EV_SEL_START, EV_SELECTION,
-    EV_SETUP, EV_TURN, FULL, K_PLAY, MAXOPT, MAXP, MODE_EACH, NCARD, NSTREAM,
-    OBS_LEN, OUT_LOSS_ELIM, OUT_LOSS_REINF, OUT_NONE, OUT_WIN, R_ELIM, R_FOYER_CARDS,
-    R_NORM_CARDS, R_NWIN, R_OUTCOME, R_POINTS, R_ROUNDS, R_TRUNC, R_TURNS, R_WINMASK,
-    RES_LEN, RNG_CHANCE, S_ALIVE, S_DEAD, S_DECK, S_DECK_LEN, S_DECKSET, S_FOYER, S_GONE, S_HAND,
-    S_INIT, S_NORM, S_PLAYED, S_POINTS, S_REMOVED, S_ROUND, S_SEL, S_TRUNC, S_TURN,
-    SEL_MAX, ST_LEN, SYMBOL0, TO_FOYER,
+from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.D_INVARIANT …)
+    D_CHECKED, D_DECISION_DIFF, D_ERROR, D_INVARIANT, D_OBS_DIFF, DIAG_LEN, check_errors,
 )
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.norm import colour_cover, covered, double_covered, norm_keep, symbol_cover
 from demos_sim.protocole.observe import observe, scramble_hidden
 from demos_sim.rng import below, derive, shuffle_inplace
 
-D_CHECKED, D_OBS_DIFF, D_DECISION_DIFF, D_INVARIANT = 0, 1, 2, 3
-DIAG_LEN = 4
 
 # what a control decided (returned by _control)
 CTRL_GO_ON, CTRL_END = 0, 1
@@ -67,7 +61,7 @@ CTRL_GO_ON, CTRL_END = 0, 1
 # ------------------------------------------------------------------ small helpers
 @njit(cache=True, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
-    log_event(cfg[C_LOG], log, t, a, b, c, d, e)
+    log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
 @njit(cache=True, inline="always")
@@ -79,84 +73,75 @@ def _bit(i):
 def _check_invariants(st, cfg, diag, at_control):
     """Card conservation: hands, Foyers, Selection, Norm, cards out of the game and cards
     removed at setup are disjoint and hold all 36 cards; hands are empty at a control."""
-    n = cfg[C_N]
-    union = st[S_SEL] | st[S_NORM] | st[S_GONE] | st[S_DEAD] | st[S_REMOVED]
-    total = (popcount(st[S_SEL]) + popcount(st[S_NORM]) + popcount(st[S_GONE])
-             + popcount(st[S_DEAD]) + popcount(st[S_REMOVED]))
+    n = cfg[L.C_N]
+    union = st[L.S_SEL] | st[L.S_NORM] | st[L.S_GONE] | st[L.S_DEAD] | st[L.S_REMOVED]
+    total = (popcount(st[L.S_SEL]) + popcount(st[L.S_NORM]) + popcount(st[L.S_GONE])
+             + popcount(st[L.S_DEAD]) + popcount(st[L.S_REMOVED]))
     hands = 0
     for p in range(n):
-        union |= st[S_HAND + p] | st[S_FOYER + p]
-        total += popcount(st[S_HAND + p]) + popcount(st[S_FOYER + p])
-        hands |= st[S_HAND + p]
-        if not (st[S_ALIVE] >> p) & 1 and (st[S_HAND + p] | st[S_FOYER + p]) != 0:
-            diag[D_INVARIANT] += 1
-    if union != FULL or total != NCARD or (at_control and hands != 0):
-        diag[D_INVARIANT] += 1
+        union |= st[L.S_HAND + p] | st[L.S_FOYER + p]
+        total += popcount(st[L.S_HAND + p]) + popcount(st[L.S_FOYER + p])
+        hands |= st[L.S_HAND + p]
+        if not (st[L.S_ALIVE] >> p) & 1 and (st[L.S_HAND + p] | st[L.S_FOYER + p]) != 0:
+            diag[K.D_INVARIANT] += 1
+    if union != L.FULL or total != L.NCARD or (at_control and hands != 0):
+        diag[K.D_INVARIANT] += 1
 
 
 @njit(cache=True)
 def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag,
                     idx, saved):
-    """M2 check: the same decision from a state whose hidden cards were reshuffled."""
-    after = prng[seat]
+    """M2 check (:mod:`demos_sim.kernel` step 2): the same decision from a state whose
+    hidden cards were reshuffled; then card conservation."""
     st2 = st.copy()
     scramble_hidden(st2, cfg, seat, kind, srng)
-    row2 = np.full(OBS_LEN, -9, np.int64)
+    row2 = np.full(L.OBS_LEN, -9, np.int64)
     observe(st2, cfg, seat, kind, row2)
-    diag[D_CHECKED] += 1
-    for i in range(OBS_LEN):
-        if row2[i] != obs[i]:
-            diag[D_OBS_DIFF] += 1
-            break
-    prng[seat] = saved
-    idx2 = fns[seat](cfg, row2, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if idx2 != idx:
-        diag[D_DECISION_DIFF] += 1
-    prng[seat] = after
+    K.compare(obs, row2, diag, K.D_OBS_DIFF)
+    K.replay(fns, cfg, row2, opts, n_opts, params, prng, seat, saved, idx, diag)
     _check_invariants(st, cfg, diag, False)
 
 
 @njit(cache=True, inline="always")
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
-    """Ask ``seat``'s policy for a decision among ``opts[:n_opts]``; return the option."""
+    """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
+    ``opts[:n_opts]``; returns the index of the option played."""
     if n_opts == 1:
-        return opts[0]  # a forced move is no decision: no policy call, no random draw
+        return 0  # a forced move is no decision: no policy call, no random draw
     observe(st, cfg, seat, kind, obs)
     saved = prng[seat]
     idx = fns[seat](cfg, obs, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if cfg[C_CHECK_OBS] != 0:
+    if cfg[L.C_CHECK_OBS] != 0:
         _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
                         diag, idx, saved)
-    if idx < 0 or idx >= n_opts:
-        raise ValueError("a policy returned an index outside its legal options")
-    return opts[idx]
+    return K.validate(idx, n_opts, st, L.S_ERROR)
 
 
 # ------------------------------------------------------------------ P1 setup, P1.3 / P4.3 deal
 @njit(cache=True)
 def _setup(st, cfg, prng, log):
     """P1.2 removal (chance, see module docstring) and round 0's shuffled deck."""
-    n = cfg[C_N]
+    n = cfg[L.C_N]
     removed = np.int64(0)
     if n == 2:
-        c = below(prng, RNG_CHANCE, 6)
-        s = below(prng, RNG_CHANCE, 6)
-        removed = (np.int64(COLOUR0) << (6 * c)) | (np.int64(SYMBOL0) << s)
+        c = below(prng, L.RNG_CHANCE, 6)
+        s = below(prng, L.RNG_CHANCE, 6)
+        removed = (np.int64(L.COLOUR0) << (6 * c)) | (np.int64(L.SYMBOL0) << s)
     elif n == 3:
-        a = below(prng, RNG_CHANCE, 12)
+        a = below(prng, L.RNG_CHANCE, 12)
         if a < 6:
-            removed = np.int64(COLOUR0) << (6 * a)
+            removed = np.int64(L.COLOUR0) << (6 * a)
         else:
-            removed = np.int64(SYMBOL0) << (a - 6)
-    st[S_REMOVED] = removed
-    _log(cfg, log, EV_SETUP, removed, 0, 0, 0, 0)
+            removed = np.int64(L.SYMBOL0) << (a - 6)
+    st[L.S_REMOVED] = removed
+    _log(cfg, log, L.EV_SETUP, removed, 0, 0, 0, 0)
     k = 0
-    for c in range(NCARD):
+    for c in range(L.NCARD):
         if not (removed >> c) & 1:
-            st[S_DECK + k] = c
+            st[L.S_DECK + k] = c
             k += 1
-    st[S_DECK_LEN] = k
-    shuffle_inplace(st[S_DECK:S_DECK + k], k, prng, RNG_CHANCE)   # P1.3 shuffle
+    st[L.S_DECK_LEN] = k
+    shuffle_inplace(st[L.S_DECK:L.S_DECK + k], k, prng, L.RNG_CHANCE)   # P1.3 shuffle
 
 
 @njit(cache=True)
@@ -164,67 +149,68 @@ def _deal(st, cfg, foyer_start, log):
     """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
     players still in the game only: ``foyer_start`` rounds into the Foyers, then the
     hands (``len // players`` each), then the remainder face up into the Selection."""
-    n = cfg[C_N]
-    alive = st[S_ALIVE]
+    n = cfg[L.C_N]
+    alive = st[L.S_ALIVE]
     na = popcount(alive)
-    order = np.empty(MAXP, np.int64)
+    order = np.empty(L.MAXP, np.int64)
     k = 0
     for j in range(n):
-        p = (st[S_INIT] + j) % n
+        p = (st[L.S_INIT] + j) % n
         if (alive >> p) & 1:
             order[k] = p
             k += 1
-    nd = st[S_DECK_LEN]
+    nd = st[L.S_DECK_LEN]
     deckset = np.int64(0)
     for i in range(nd):
-        _log(cfg, log, EV_DECK, st[S_DECK + i], 0, 0, 0, 0)
-        deckset |= _bit(st[S_DECK + i])
-    st[S_DECKSET] = deckset
+        _log(cfg, log, L.EV_DECK, st[L.S_DECK + i], 0, 0, 0, 0)
+        deckset |= _bit(st[L.S_DECK + i])
+    st[L.S_DECKSET] = deckset
     pos = 0
     for _ in range(foyer_start):
         for j in range(na):
-            c = st[S_DECK + pos]
+            c = st[L.S_DECK + pos]
             pos += 1
-            st[S_FOYER + order[j]] |= _bit(c)
-            _log(cfg, log, EV_FOYER_DEAL, order[j], c, 0, 0, 0)
+            st[L.S_FOYER + order[j]] |= _bit(c)
+            _log(cfg, log, L.EV_FOYER_DEAL, order[j], c, 0, 0, 0)
     each = (nd - pos) // na
     for _ in range(each):
         for j in range(na):
-            st[S_HAND + order[j]] |= _bit(st[S_DECK + pos])
+            st[L.S_HAND + order[j]] |= _bit(st[L.S_DECK + pos])
             pos += 1
     for j in range(na):
-        _log(cfg, log, EV_HAND, order[j], st[S_HAND + order[j]], 0, 0, 0)
+        _log(cfg, log, L.EV_HAND, order[j], st[L.S_HAND + order[j]], 0, 0, 0)
     sel = np.int64(0)
     while pos < nd:
-        sel |= _bit(st[S_DECK + pos])
+        sel |= _bit(st[L.S_DECK + pos])
         pos += 1
-    st[S_SEL] = sel
-    _log(cfg, log, EV_SEL_START, sel, 0, 0, 0, 0)
+    st[L.S_SEL] = sel
+    _log(cfg, log, L.EV_SEL_START, sel, 0, 0, 0, 0)
 
 
 # ------------------------------------------------------------------ P2, P3 a round of turns
 @njit(cache=True, inline="always")
 def _norm_selection(st, cfg, log):
     """P3.1–P3.2, P3.1a: resolve the Selection into the round's Norm; the rest leave the game."""
-    sel = st[S_SEL]
-    kept = norm_keep(sel, cfg[C_REINF_SEL] != 0, cfg[C_TIE_DISCARD] != 0, cfg[C_PER_DIM] != 0)
-    st[S_NORM] |= kept
-    st[S_GONE] |= sel & ~kept
-    st[S_SEL] = 0
-    _log(cfg, log, EV_SELECTION, sel, kept, 0, 0, 0)
+    sel = st[L.S_SEL]
+    kept = norm_keep(sel, cfg[L.C_REINF_SEL] != 0, cfg[L.C_TIE_DISCARD] != 0,
+                     cfg[L.C_PER_DIM] != 0)
+    st[L.S_NORM] |= kept
+    st[L.S_GONE] |= sel & ~kept
+    st[L.S_SEL] = 0
+    _log(cfg, log, L.EV_SELECTION, sel, kept, 0, 0, 0)
 
 
 @njit(cache=True)
 def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
     """P2.1–P2.2, P3.3: turns from the Initiative holder, clockwise, skipping empty hands;
     a Norm selection whenever the Selection reaches 5, and one for a last 1–4 cards."""
-    n = cfg[C_N]
+    n = cfg[L.C_N]
     left = 0
     for p in range(n):
-        left += popcount(st[S_HAND + p])
-    seat = st[S_INIT]
+        left += popcount(st[L.S_HAND + p])
+    seat = st[L.S_INIT]
     while left > 0:
-        h = st[S_HAND + seat]
+        h = st[L.S_HAND + seat]
         if h != 0:
             k = 0
             x = h
@@ -234,21 +220,22 @@ def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
                 opts[k] = 2 * c              # to the Selection, face up
                 opts[k + 1] = 2 * c + 1      # to the own Foyer, face down
                 k += 2
-            o = _decide(fns, st, cfg, obs, seat, K_PLAY, opts, k, params, prng, srng, diag)
+            o = opts[_decide(fns, st, cfg, obs, seat, L.K_PLAY, opts, k, params, prng,
+                             srng, diag)]
             c = o >> 1
-            st[S_HAND + seat] = h & ~_bit(c)
-            if o & 1 == TO_FOYER:
-                st[S_FOYER + seat] |= _bit(c)
+            st[L.S_HAND + seat] = h & ~_bit(c)
+            if o & 1 == L.TO_FOYER:
+                st[L.S_FOYER + seat] |= _bit(c)
             else:
-                st[S_SEL] |= _bit(c)
-                st[S_PLAYED + seat] |= _bit(c)
-            st[S_TURN] += 1
+                st[L.S_SEL] |= _bit(c)
+                st[L.S_PLAYED + seat] |= _bit(c)
+            st[L.S_TURN] += 1
             left -= 1
-            _log(cfg, log, EV_TURN, seat, c, o & 1, 0, 0)
-            if popcount(st[S_SEL]) == SEL_MAX:      # P2.2
+            _log(cfg, log, L.EV_TURN, seat, c, o & 1, 0, 0)
+            if popcount(st[L.S_SEL]) == L.SEL_MAX:      # P2.2
                 _norm_selection(st, cfg, log)
         seat = (seat + 1) % n
-    if st[S_SEL] != 0:                              # P3.3
+    if st[L.S_SEL] != 0:                              # P3.3
         _norm_selection(st, cfg, log)
 
 
@@ -258,9 +245,9 @@ def _winners_each(st, cfg):
     """P4.4: most points among players still in the game; tie -> most attributes in common
     with the last Norm (1 per Foyer card for its colour present, 1 for its symbol);
     still tied -> shared. Returns a seat mask."""
-    n = cfg[C_N]
-    alive = st[S_ALIVE]
-    norm = st[S_NORM]
+    n = cfg[L.C_N]
+    alive = st[L.S_ALIVE]
+    norm = st[L.S_NORM]
     cc = colour_cover(norm)
     sc = symbol_cover(norm)
     best_p = -1
@@ -269,8 +256,8 @@ def _winners_each(st, cfg):
     for p in range(n):
         if not (alive >> p) & 1:
             continue
-        f = st[S_FOYER + p]
-        pts = st[S_POINTS + p]
+        f = st[L.S_FOYER + p]
+        pts = st[L.S_POINTS + p]
         att = popcount(f & cc) + popcount(f & sc)
         if pts > best_p or (pts == best_p and att > best_a):
             best_p = pts
@@ -286,33 +273,33 @@ def _control(st, cfg, log, res):
     """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
     the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
     result is then in ``res``), else CTRL_GO_ON."""
-    n = cfg[C_N]
-    norm = st[S_NORM]
-    res[R_NORM_CARDS] = popcount(norm)
+    n = cfg[L.C_N]
+    norm = st[L.S_NORM]
+    res[L.R_NORM_CARDS] = popcount(norm)
     cov = covered(norm)
-    alive = st[S_ALIVE]
+    alive = st[L.S_ALIVE]
     failed = 0
     for p in range(n):
         if (alive >> p) & 1:
-            ok = (st[S_FOYER + p] & ~cov) == 0      # P4.1 (empty passes; empty Norm fails)
+            ok = (st[L.S_FOYER + p] & ~cov) == 0      # P4.1 (empty passes; empty Norm fails)
             if not ok:
                 failed |= _bit(p)
-            _log(cfg, log, EV_CONTROL, p, 1 if ok else 0, 0, 0, 0)
+            _log(cfg, log, L.EV_CONTROL, p, 1 if ok else 0, 0, 0, 0)
     for p in range(n):                              # P4.2 elimination
         if (failed >> p) & 1:
-            st[S_DEAD] |= st[S_FOYER + p]
-            st[S_FOYER + p] = 0
-            st[S_POINTS + p] = 0
-            res[R_ELIM] |= _bit(p)
+            st[L.S_DEAD] |= st[L.S_FOYER + p]
+            st[L.S_FOYER + p] = 0
+            st[L.S_POINTS + p] = 0
+            res[L.R_ELIM] |= _bit(p)
     alive &= ~failed
-    st[S_ALIVE] = alive
+    st[L.S_ALIVE] = alive
     na = popcount(alive)
     small = popcount(norm) <= 7
-    if cfg[C_MODE] == MODE_EACH:
+    if cfg[L.C_MODE] == L.MODE_EACH:
         for p in range(n):                          # P4.2 scoring
             if (alive >> p) & 1:
-                st[S_POINTS + p] += popcount(st[S_FOYER + p])
-            _log(cfg, log, EV_POINTS, p, st[S_POINTS + p], 0, 0, 0)
+                st[L.S_POINTS + p] += popcount(st[L.S_FOYER + p])
+            _log(cfg, log, L.EV_POINTS, p, st[L.S_POINTS + p], 0, 0, 0)
         win = -1
         if na == 0:                                 # P4.4 everyone eliminated: no winner
             win = 0
@@ -322,40 +309,41 @@ def _control(st, cfg, log, res):
             win = _winners_each(st, cfg)
         if win < 0:
             return CTRL_GO_ON
-        res[R_WINMASK] = win
-        res[R_NWIN] = popcount(win)
-        _log(cfg, log, EV_RESULT, win, OUT_NONE, 0, 0, 0)
+        res[L.R_WINMASK] = win
+        res[L.R_NWIN] = popcount(win)
+        _log(cfg, log, L.EV_RESULT, win, L.OUT_NONE, 0, 0, 0)
         return CTRL_END
-    outcome = OUT_NONE
+    outcome = L.OUT_NONE
     if failed != 0:                                 # P5.2 an elimination loses
-        outcome = OUT_LOSS_ELIM
-    elif cfg[C_NEED] > 0:                           # P5.3 reinforced control
+        outcome = L.OUT_LOSS_ELIM
+    elif cfg[L.C_NEED] > 0:                           # P5.3 reinforced control
         dbl = double_covered(norm)
-        need = cfg[C_NEED]
+        need = cfg[L.C_NEED]
         ok = True
         total = 0
         for p in range(n):
-            k = popcount(st[S_FOYER + p] & dbl)
+            k = popcount(st[L.S_FOYER + p] & dbl)
             total += k
             if k < need:
                 ok = False
-        if cfg[C_SCOPE_TEAM]:
+        if cfg[L.C_SCOPE_TEAM]:
             ok = total >= need
-        _log(cfg, log, EV_REINF, 1 if ok else 0, 0, 0, 0, 0)
+        _log(cfg, log, L.EV_REINF, 1 if ok else 0, 0, 0, 0, 0)
         if not ok:
-            outcome = OUT_LOSS_REINF
-    if outcome == OUT_NONE and small:               # P5.2 the team wins
-        outcome = OUT_WIN
-    if outcome == OUT_NONE:
+            outcome = L.OUT_LOSS_REINF
+    if outcome == L.OUT_NONE and small:               # P5.2 the team wins
+        outcome = L.OUT_WIN
+    if outcome == L.OUT_NONE:
         return CTRL_GO_ON
-    res[R_OUTCOME] = outcome
+    res[L.R_OUTCOME] = outcome
     fc = 0
     for p in range(n):
-        fc += popcount(st[S_FOYER + p])
-    if outcome == OUT_WIN:
-        res[R_WINMASK] = (1 << n) - 1
-        res[R_NWIN] = n
-    _log(cfg, log, EV_RESULT, res[R_WINMASK], outcome, fc if outcome == OUT_WIN else -1, 0, 0)
+        fc += popcount(st[L.S_FOYER + p])
+    if outcome == L.OUT_WIN:
+        res[L.R_WINMASK] = (1 << n) - 1
+        res[L.R_NWIN] = n
+    _log(cfg, log, L.EV_RESULT, res[L.R_WINMASK], outcome,
+         fc if outcome == L.OUT_WIN else -1, 0, 0)
     return CTRL_END
 
 
@@ -363,27 +351,27 @@ def _control(st, cfg, log, res):
 def _next_round(st, cfg, key):
     """P4.3: the Norm, shuffled, becomes the next deck; the Initiative passes to the next
     player on the left still in the game (clockwise from the old holder)."""
-    n = cfg[C_N]
-    norm = st[S_NORM]
+    n = cfg[L.C_N]
+    norm = st[L.S_NORM]
     k = 0
     x = norm
     while x:
-        st[S_DECK + k] = lowest_bit(x)
+        st[L.S_DECK + k] = lowest_bit(x)
         x &= x - 1
         k += 1
-    st[S_DECK_LEN] = k
+    st[L.S_DECK_LEN] = k
     rng = np.empty(1, np.uint64)
-    rng[0] = derive(key, 0, st[S_ROUND])
-    shuffle_inplace(st[S_DECK:S_DECK + k], k, rng, 0)
-    st[S_NORM] = 0
-    st[S_TURN] = 0
-    for p in range(MAXP):
-        st[S_PLAYED + p] = 0
-    init = st[S_INIT]
+    rng[0] = derive(key, 0, st[L.S_ROUND])
+    shuffle_inplace(st[L.S_DECK:L.S_DECK + k], k, rng, 0)
+    st[L.S_NORM] = 0
+    st[L.S_TURN] = 0
+    for p in range(L.MAXP):
+        st[L.S_PLAYED + p] = 0
+    init = st[L.S_INIT]
     for j in range(1, n + 1):
         q = (init + j) % n
-        if (st[S_ALIVE] >> q) & 1:
-            st[S_INIT] = q
+        if (st[L.S_ALIVE] >> q) & 1:
+            st[L.S_INIT] = q
             break
 
 
@@ -391,15 +379,15 @@ def _next_round(st, cfg, key):
 @njit(cache=True)
 def init_state(cfg, key, st, prng, srng, res):
     """Empty table before P1: everyone in the game, seat 0 holds the Initiative (P1.4)."""
-    for i in range(ST_LEN):
+    for i in range(L.ST_LEN):
         st[i] = 0
-    for i in range(RES_LEN):
+    for i in range(L.RES_LEN):
         res[i] = 0
-    st[S_ALIVE] = (1 << cfg[C_N]) - 1
-    st[S_INIT] = 0
-    for p in range(MAXP):
+    st[L.S_ALIVE] = (1 << cfg[L.C_N]) - 1
+    st[L.S_INIT] = 0
+    for p in range(L.MAXP):
         prng[p] = derive(key, 1, p)
-    prng[RNG_CHANCE] = derive(key, 0, 0)
+    prng[L.RNG_CHANCE] = derive(key, 0, 0)
     srng[0] = derive(key, 2, 0)
 
 
@@ -407,11 +395,11 @@ def init_state(cfg, key, st, prng, srng, res):
 def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foyer_start):
     """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
     control's CTRL_* verdict."""
-    _log(cfg, log, EV_ROUND, st[S_ROUND], st[S_INIT], 0, 0, 0)
+    _log(cfg, log, L.EV_ROUND, st[L.S_ROUND], st[L.S_INIT], 0, 0, 0)
     _deal(st, cfg, foyer_start, log)
     _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
-    res[R_TURNS] += st[S_TURN]
-    if cfg[C_CHECK_OBS] != 0:
+    res[L.R_TURNS] += st[L.S_TURN]
+    if cfg[L.C_CHECK_OBS] != 0:
         _check_invariants(st, cfg, diag, True)
     return _control(st, cfg, log, res)
 
@@ -419,43 +407,44 @@ def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foye
 @njit(cache=True)
 def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
-    n = cfg[C_N]
+    n = cfg[L.C_N]
     srng = np.empty(1, np.uint64)
     init_state(cfg, key, st, prng, srng, res)
     _setup(st, cfg, prng, log)
-    foyer_start = cfg[C_FOYER_START]
+    foyer_start = cfg[L.C_FOYER_START]
     while True:
         verdict = play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res,
                              foyer_start)
         foyer_start = 0
-        st[S_ROUND] += 1
+        st[L.S_ROUND] += 1
         if verdict == CTRL_END:
             break
-        if st[S_ROUND] >= cfg[C_ROUND_CAP]:                # P4.5
-            st[S_TRUNC] = 1
+        if st[L.S_ROUND] >= cfg[L.C_ROUND_CAP]:                # P4.5
+            st[L.S_TRUNC] = 1
             break
         _next_round(st, cfg, key)
-    res[R_ROUNDS] = st[S_ROUND]
-    res[R_TRUNC] = st[S_TRUNC]
+    res[L.R_ROUNDS] = st[L.S_ROUND]
+    res[L.R_TRUNC] = st[L.S_TRUNC]
     fc = 0
     for p in range(n):
-        res[R_POINTS + p] = st[S_POINTS + p]
-        fc += popcount(st[S_FOYER + p])
-    res[R_FOYER_CARDS] = fc
-    if st[S_TRUNC]:
-        res[R_OUTCOME] = OUT_NONE
-        res[R_WINMASK] = 0
-        res[R_NWIN] = 0
-    _log(cfg, log, EV_END, st[S_TRUNC], 0, 0, 0, 0)
+        res[L.R_POINTS + p] = st[L.S_POINTS + p]
+        fc += popcount(st[L.S_FOYER + p])
+    res[L.R_FOYER_CARDS] = fc
+    if st[L.S_TRUNC]:
+        res[L.R_OUTCOME] = L.OUT_NONE
+        res[L.R_WINMASK] = 0
+        res[L.R_NWIN] = 0
+    _log(cfg, log, L.EV_END, st[L.S_TRUNC], 0, 0, 0, 0)
+    K.flag(diag, st[L.S_ERROR])
 
 
 @njit(cache=True)
 def play_batch(fns, cfg, params, keys, res, diag):
     """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
-    st = np.zeros(ST_LEN, np.int64)
-    obs = np.zeros(OBS_LEN, np.int64)
-    opts = np.zeros(MAXOPT, np.int64)
-    prng = np.zeros(NSTREAM, np.uint64)
+    st = np.zeros(L.ST_LEN, np.int64)
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    prng = np.zeros(L.NSTREAM, np.uint64)
     log = np.zeros(2, np.int64)
     for g in range(keys.shape[0]):
         play_game(fns, cfg, params, keys[g], st, obs, opts, prng, log, diag, res[g])

@@ -23,49 +23,44 @@ import numpy as np
 from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
-from demos_sim.protocole.layout import (
-    C_N, MAXP, NCARD, O_ALIVE, O_DECKSET, O_FOYER, O_FOYERN, O_GONE, O_HAND, O_HANDN,
-    O_INIT, O_KIND, O_N, O_NORM, O_PLAYED, O_POINTS, O_ROUND, O_SEAT, O_SEL, O_TURN,
-    S_ALIVE, S_DEAD, S_DECKSET, S_FOYER, S_GONE, S_HAND, S_INIT, S_NORM, S_PLAYED,
-    S_POINTS, S_REMOVED, S_ROUND, S_SEL, S_TURN,
-)
+from demos_sim.protocole import layout as L
 from demos_sim.rng import below
 
 
 @njit(cache=True, inline="always")
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
-    n = cfg[C_N]
-    obs[O_KIND] = kind
-    obs[O_SEAT] = seat
-    obs[O_N] = n
-    obs[O_ROUND] = st[S_ROUND]
-    obs[O_INIT] = st[S_INIT]
-    obs[O_TURN] = st[S_TURN]
-    obs[O_HAND] = st[S_HAND + seat]
-    obs[O_FOYER] = st[S_FOYER + seat]
-    obs[O_SEL] = st[S_SEL]
-    obs[O_NORM] = st[S_NORM]
-    obs[O_GONE] = st[S_GONE] | st[S_REMOVED]
-    obs[O_DECKSET] = st[S_DECKSET]
-    obs[O_ALIVE] = st[S_ALIVE]
-    for p in range(MAXP):
-        obs[O_HANDN + p] = popcount(st[S_HAND + p])
-        obs[O_FOYERN + p] = popcount(st[S_FOYER + p])
-        obs[O_POINTS + p] = st[S_POINTS + p]
-        obs[O_PLAYED + p] = st[S_PLAYED + p]
+    n = cfg[L.C_N]
+    obs[L.O_KIND] = kind
+    obs[L.O_SEAT] = seat
+    obs[L.O_N] = n
+    obs[L.O_ROUND] = st[L.S_ROUND]
+    obs[L.O_INIT] = st[L.S_INIT]
+    obs[L.O_TURN] = st[L.S_TURN]
+    obs[L.O_HAND] = st[L.S_HAND + seat]
+    obs[L.O_FOYER] = st[L.S_FOYER + seat]
+    obs[L.O_SEL] = st[L.S_SEL]
+    obs[L.O_NORM] = st[L.S_NORM]
+    obs[L.O_GONE] = st[L.S_GONE] | st[L.S_REMOVED]
+    obs[L.O_DECKSET] = st[L.S_DECKSET]
+    obs[L.O_ALIVE] = st[L.S_ALIVE]
+    for p in range(L.MAXP):
+        obs[L.O_HANDN + p] = popcount(st[L.S_HAND + p])
+        obs[L.O_FOYERN + p] = popcount(st[L.S_FOYER + p])
+        obs[L.O_POINTS + p] = st[L.S_POINTS + p]
+        obs[L.O_PLAYED + p] = st[L.S_PLAYED + p]
 
 
 @njit(cache=True)
 def _hidden_locations(st, cfg, seat, locs):
     """State offsets of every location ``seat`` cannot see; returns how many."""
     k = 0
-    for p in range(cfg[C_N]):
+    for p in range(cfg[L.C_N]):
         if p != seat:
-            locs[k] = S_HAND + p
-            locs[k + 1] = S_FOYER + p
+            locs[k] = L.S_HAND + p
+            locs[k + 1] = L.S_FOYER + p
             k += 2
-    locs[k] = S_DEAD
+    locs[k] = L.S_DEAD
     return k + 1
 
 
@@ -74,9 +69,9 @@ def scramble_hidden(st, cfg, seat, kind, rng):
     """Permute, in place, the cards ``seat`` cannot see: other players' hands and Foyers
     and eliminated players' Foyers. Every location keeps its size, so public counts are
     unchanged."""
-    locs = np.empty(2 * MAXP + 1, np.int64)
+    locs = np.empty(2 * L.MAXP + 1, np.int64)
     nl = _hidden_locations(st, cfg, seat, locs)
-    cards = np.empty(NCARD, np.int64)
+    cards = np.empty(L.NCARD, np.int64)
     nc = 0
     for i in range(nl):
         x = st[locs[i]]

@@ -17,6 +17,7 @@ from typing import Iterator
 import numpy as np
 
 from demos_sim import ConfigError
+from demos_sim.kernel import check_errors, new_diag
 from demos_sim.protocole import layout as L
 from demos_sim.protocole.cards import card_code, codes_of
 from demos_sim.protocole.policies import resolve
@@ -34,7 +35,7 @@ def play_logged(config: ProtocoleConfig, specs: list[str], key, check_obs: bool 
     The log starts small and the (deterministic) game is replayed with a buffer twice as
     large whenever it overflows, so a large ``round_cap`` costs nothing up front.
     """
-    from demos_sim.protocole.engine import DIAG_LEN, play_game
+    from demos_sim.protocole.engine import play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
     fns, params = policy_tuple(resolve(specs, config.players))
@@ -46,12 +47,13 @@ def play_logged(config: ProtocoleConfig, specs: list[str], key, check_obs: bool 
     while True:
         log = np.zeros(size, np.int64)
         log[0] = L.EV_W  # first slot holds the write position and the overflow flag
-        diag = np.zeros(DIAG_LEN, np.int64)
+        diag = new_diag()
         res = np.zeros(L.RES_LEN, np.int64)
         play_game(fns, cfg, params, np.uint64(key), st, obs, opts, prng, log, diag, res)
         if not log[1]:
             break
         size *= 2
+    check_errors(diag)
     events = log[L.EV_W:log[0]].reshape(-1, L.EV_W)
     return events, res, diag
 

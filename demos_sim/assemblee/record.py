@@ -19,6 +19,7 @@ from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.policies import resolve
 from demos_sim.assemblee.rules import AssembleeConfig
 from demos_sim.assemblee.sim import policy_tuple
+from demos_sim.kernel import check_errors, new_diag
 from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import game_key, write_jsonl_atomic
 
@@ -32,7 +33,7 @@ def play_logged(config: AssembleeConfig, specs: list[str], key, check_obs: bool 
 
     The log starts small and the (deterministic) game is replayed with a buffer twice as
     large whenever it overflows."""
-    from demos_sim.assemblee.engine import DIAG_LEN, WK_LEN, play_game
+    from demos_sim.assemblee.engine import play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
     fns, params = policy_tuple(resolve(list(specs), config.players))
@@ -40,19 +41,18 @@ def play_logged(config: AssembleeConfig, specs: list[str], key, check_obs: bool 
     obs = np.zeros(L.OBS_LEN, np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)
     prng = np.zeros(L.NSTREAM, np.uint64)
-    wk = np.zeros(WK_LEN, np.int64)
+    wk = np.zeros(L.WK_LEN, np.int64)
     size = L.EV_W * 500 * min(config.variants["rounds"], 12)
     while True:
         log = np.zeros(size, np.int64)
         log[0] = L.EV_W  # first slot holds the write position and the overflow flag
-        diag = np.zeros(DIAG_LEN, np.int64)
+        diag = new_diag()
         res = np.zeros(L.RES_LEN, np.int64)
         play_game(fns, cfg, params, np.uint64(key), st, obs, opts, prng, wk, log, diag, res)
         if not log[1]:
             break
         size *= 2
-    if res[L.R_ERROR]:
-        raise ConfigError("a policy returned an index outside its legal options")
+    check_errors(diag)
     return log[L.EV_W:log[0]].reshape(-1, L.EV_W), res, diag
 
 

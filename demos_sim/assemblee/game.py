@@ -180,5 +180,6 @@ class AssembleeGame(Game):
     def source_files(self):
         files = sorted((_PKG / "assemblee").rglob("*.py"))
         files += [_PKG / "assemblee" / "personas.toml"]
-        files += [_PKG / f for f in ("rng.py", "sim_common.py", "registry.py", "eventlog.py")]
+        files += [_PKG / f for f in ("rng.py", "sim_common.py", "registry.py", "eventlog.py",
+                                     "kernel.py", "layout_alloc.py")]
         return files

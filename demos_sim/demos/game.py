@@ -189,5 +189,5 @@ class DemosGame(Game):
     def source_files(self):
         files = sorted((_PKG / "demos").rglob("*.py"))
         files += [_PKG / f for f in ("rng.py", "bits.py", "cards.py", "sim_common.py",
-                                     "registry.py")]
+                                     "registry.py", "kernel.py", "layout_alloc.py")]
         return files

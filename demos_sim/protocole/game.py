@@ -153,5 +153,6 @@ class ProtocoleGame(Game):
 
     def source_files(self):
         files = sorted((_PKG / "protocole").rglob("*.py"))
-        files += [_PKG / f for f in ("rng.py", "bits.py", "sim_common.py", "registry.py")]
+        files += [_PKG / f for f in ("rng.py", "bits.py", "sim_common.py", "registry.py",
+                                     "kernel.py", "layout_alloc.py")]
         return files

@@ -21,15 +21,16 @@ demo: $(STAMP)
 analyses: $(STAMP)
 	$(VENV)/bin/demos-sim analyse --workers 2
 
+# Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time).
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The fast tier for iteration (under 2 minutes on a warm numba cache): the import contracts
 # and every test not marked slow (tests/conftest.py, SLOW).
 test-fast: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_demos.py

@@ -31,6 +31,11 @@ SLOW = (
     "tests/runner/test_runner.py::test_cli_dask_local_cluster_of_processes_gives_the_same_table",
     "tests/tools/test_cli.py::test_bad_input_is_one_line_error",
     "tests/demos/test_bots.py::test_demos_ladder_order",
+    "tests/protocole/test_cli.py::test_plugin_policy_reaches_every_worker",
+    "tests/protocole/test_cli.py::test_simulate_same_numbers_for_any_worker_count",
+    "tests/runner/test_runner.py::test_stopping_rule_stops_at_the_first_chunk_narrow_enough",
+    "tests/tools/test_readme.py::test_readme_policy_example_runs_through_the_cli",
+    "tests/assemblee/test_referee.py::test_mutations_of_the_new_fields_of_scripted_games_are_caught",
 )
 
 

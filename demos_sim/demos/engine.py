@@ -322,10 +322,11 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
         kinds[p] = kd
         scores[p] = sc
         keys[p] = round_key(h, kd, sc, cm)
-        # statistics: combination class 0 Carré, 1–3 a run of that many suits
+        # statistics: combination class 0 Carré, 1–3 a run of that many suits (counted as
+        # integers: numpy adds two bools as a logical or when the JIT is off)
         wk[L.W_CLASS + p] = 0 if kd == 2 else (
-            ((cm & 0x3FF) != 0) + ((cm & (0x3FF << 10)) != 0) + ((cm & (0x3FF << 20)) != 0)
-            + ((cm & (0x3FF << 30)) != 0))
+            int((cm & 0x3FF) != 0) + int((cm & (0x3FF << 10)) != 0)
+            + int((cm & (0x3FF << 20)) != 0) + int((cm & (0x3FF << 30)) != 0))
         if keys[p] > best:
             best = keys[p]
         _log(cfg, log, L.EV_SHOW, p, h, kd, cm, sc)

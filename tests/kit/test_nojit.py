@@ -36,9 +36,6 @@ for setup, pols in [(("full", "individual", 4), ["first_bot", "greedy", "random"
                     (("simplified", "individual", 3), ["first_bot", "greedy", "first_bot"])]:
     for key in chunk_game_keys(5, 0, 0, 2):
         _, res, diag = play_logged(DemosConfig(*setup), pols, key, check_obs=True)
-        # R_WINKIND (a statistic, not the game) counts suits as bool + bool, which numpy
-        # adds as a logical or: plain Python counts every run as one suit. Left out.
-        res[L.R_WINKIND:L.R_WINKIND + 4] = 0
         games.append([res.tolist(), diag.tolist()])
 choice = position(hand="7S 8S 2H 5D 1C", table="9S", kind="secret").decide("first_bot")
 print(json.dumps({"nojit": bool(numba.config.DISABLE_JIT), "xs": xs, "bits": bits,

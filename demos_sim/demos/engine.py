@@ -614,10 +614,8 @@ def _pick(cands, pts, match, k):
                 m |= 1 << i
     if n_c == 1:
         return cands, L.DEC_HARMONY
-    announced = False
     if m != 0 and m != cands:
         cands = m
-        announced = True
         if m & (m - 1) == 0:
             return cands, L.DEC_ANNOUNCED
     bv = -1

@@ -551,6 +551,21 @@ FIXED_RENOWN = {"spectacles": 5, "priest": 3, "hero": 4, "athlete": 3, "philosop
 FIXED_GOLD = {"peddler": 7, "broker": 4}
 
 
+
+def _script_honours(rng, alive, renown, n, rd):
+    """A9 in a scripted game: random votes, the most votes gains 5 renown (ties: most
+    renown, then the MC's choice, here at random)."""
+    votes = [None] * n
+    for s in alive:
+        votes[s] = rng.choice([t for t in alive if t != s])
+    cnt = Counter(x for x in votes if x is not None)
+    top = max(cnt.values())
+    tied = [s for s in cnt if cnt[s] == top]
+    best = max(renown[s] for s in tied)
+    hon = rng.choice([s for s in tied if renown[s] == best])
+    renown[hon] += 5
+    rd["honours"], rd["honoured"] = votes, hon
+
 def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | None = None) -> dict:
     """One random legal game; ``stats`` counts the rare things that happened."""
     rng = random.Random(seed)
@@ -779,16 +794,7 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
                     stats["ended_a8"] += 1
             rd["ostracism"] = o
         if not ended:
-            votes = [None] * n
-            for s in alive:
-                votes[s] = rng.choice([t for t in alive if t != s])
-            cnt = Counter(x for x in votes if x is not None)
-            top = max(cnt.values())
-            tied = [s for s in cnt if cnt[s] == top]
-            best = max(renown[s] for s in tied)
-            hon = rng.choice([s for s in tied if renown[s] == best])
-            renown[hon] += 5
-            rd["honours"], rd["honoured"] = votes, hon
+            _script_honours(rng, alive, renown, n, rd)
         rd["gold"] = [gold[s] if s in alive else None for s in range(n)]
         rd["renown"] = [renown[s] if s in alive else None for s in range(n)]
         if ended:
@@ -910,16 +916,7 @@ def play_calm_game(n: int, seed: int, variants: dict | None = None, stats: Count
                 if len(alive) < v["min_players"]:
                     ended = True
         if not ended:
-            votes = [None] * n
-            for s in alive:
-                votes[s] = rng.choice([t for t in alive if t != s])
-            cnt = Counter(x for x in votes if x is not None)
-            top = max(cnt.values())
-            tied = [s for s in cnt if cnt[s] == top]
-            best = max(renown[s] for s in tied)
-            hon = rng.choice([s for s in tied if renown[s] == best])
-            renown[hon] += 5
-            rd["honours"], rd["honoured"] = votes, hon
+            _script_honours(rng, alive, renown, n, rd)
         rd["gold"] = [gold[s] if s in alive else None for s in range(n)]
         rd["renown"] = [renown[s] if s in alive else None for s in range(n)]
         if ended:

@@ -552,6 +552,28 @@ FIXED_GOLD = {"peddler": 7, "broker": 4}
 
 
 
+def _script_final(rng, v, n, alive, renown, gold, collapse, mc, mc0, stats):
+    """A10 in a scripted game: scores, winners (ties: most gold), and under final_tie =
+    mc_choice the MC at the end naming one of the tied at random."""
+    scores = [renown[s] + gold[s] // 3 if s in alive else None for s in range(n)]
+    winners, tie_choice = [], None
+    if not collapse:
+        top = max(scores[s] for s in alive)
+        tied = [s for s in alive if scores[s] == top]
+        g = max(gold[s] for s in tied)
+        winners = [s for s in tied if gold[s] == g]
+        if len(winners) > 1:
+            stats["final_tie"] += 1
+            if v["final_tie"] == "mc_choice":
+                chosen = rng.choice(winners)
+                tie_choice = {"mc": mc, "tied": list(winners), "chosen": chosen}
+                winners = [chosen]
+                stats["tie_choice"] += 1
+                stats["tie_choice_new_mc"] += mc != mc0
+                stats["tie_choice_mc_tied"] += mc in tie_choice["tied"]
+    return {"collapse": collapse, "scores": scores, "winners": winners, "tie_choice": tie_choice}
+
+
 def _script_honours(rng, alive, renown, n, rd):
     """A9 in a scripted game: random votes, the most votes gains 5 renown (ties: most
     renown, then the MC's choice, here at random)."""
@@ -799,24 +821,7 @@ def play_game(n: int, seed: int, variants: dict | None = None, stats: Counter | 
         rd["renown"] = [renown[s] if s in alive else None for s in range(n)]
         if ended:
             break
-    scores = [renown[s] + gold[s] // 3 if s in alive else None for s in range(n)]
-    winners = []
-    tie_choice = None
-    if not collapse:
-        top = max(scores[s] for s in alive)
-        tied = [s for s in alive if scores[s] == top]
-        g = max(gold[s] for s in tied)
-        winners = [s for s in tied if gold[s] == g]
-        if len(winners) > 1:
-            stats["final_tie"] += 1
-            if v["final_tie"] == "mc_choice":
-                chosen = rng.choice(winners)
-                tie_choice = {"mc": mc, "tied": list(winners), "chosen": chosen}
-                winners = [chosen]
-                stats["tie_choice"] += 1
-                if mc != mc0:
-                    stats["tie_choice_new_mc"] += 1
-    rec["final"] = {"collapse": collapse, "scores": scores, "winners": winners, "tie_choice": tie_choice}
+    rec["final"] = _script_final(rng, v, n, alive, renown, gold, collapse, mc, mc0, stats)
     if collapse:
         stats["collapse"] += 1
     return rec
@@ -921,23 +926,7 @@ def play_calm_game(n: int, seed: int, variants: dict | None = None, stats: Count
         rd["renown"] = [renown[s] if s in alive else None for s in range(n)]
         if ended:
             break
-    scores = [renown[s] + gold[s] // 3 if s in alive else None for s in range(n)]
-    winners, tie_choice = [], None
-    if not collapse:
-        top = max(scores[s] for s in alive)
-        tied = [s for s in alive if scores[s] == top]
-        g = max(gold[s] for s in tied)
-        winners = [s for s in tied if gold[s] == g]
-        if len(winners) > 1:
-            stats["final_tie"] += 1
-            if v["final_tie"] == "mc_choice":
-                chosen = rng.choice(winners)
-                tie_choice = {"mc": mc, "tied": list(winners), "chosen": chosen}
-                winners = [chosen]
-                stats["tie_choice"] += 1
-                stats["tie_choice_new_mc"] += mc != mc0
-                stats["tie_choice_mc_tied"] += mc in tie_choice["tied"]
-    rec["final"] = {"collapse": collapse, "scores": scores, "winners": winners, "tie_choice": tie_choice}
+    rec["final"] = _script_final(rng, v, n, alive, renown, gold, collapse, mc, mc0, stats)
     if collapse:
         stats["collapse"] += 1
     return rec

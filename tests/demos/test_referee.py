@@ -308,6 +308,23 @@ def play_game(
             return max(options, key=lambda o: key(o[1], s))[0]
         return rng.choice(options)[0]
 
+    def discard_take(hands, s, pool, deck, pos):
+        """D3.3 / D3.4.3: seat s discards c, then draws the deck's top or takes t from pool."""
+        opts = []
+        for c in hands[s]:
+            rest = [x for x in hands[s] if x != c]
+            opts.append(((c, "deck"), rest + [deck[pos]]))
+            opts += [((c, t), rest + [t]) for t in pool]
+        c, t = choose(opts, s)
+        rest = [x for x in hands[s] if x != c]
+        if t == "deck":
+            hands[s] = rest + [deck[pos]]
+            pos += 1
+        else:
+            pool.remove(t)
+            hands[s] = rest + [t]
+        return c, t, pos
+
     r = 0
     while True:
         dealer = r % n
@@ -335,19 +352,7 @@ def play_game(
             if V["secret_optional"] and rng.random() < p_pass:
                 secret.append({"seat": s, "discard": None, "take": None})
                 continue
-            opts = []
-            for c in hands[s]:
-                rest = [x for x in hands[s] if x != c]
-                opts.append(((c, "deck"), rest + [deck[pos]]))
-                opts += [((c, t), rest + [t]) for t in table]
-            c, t = choose(opts, s)
-            rest = [x for x in hands[s] if x != c]
-            if t == "deck":
-                hands[s] = rest + [deck[pos]]
-                pos += 1
-            else:
-                table.remove(t)
-                hands[s] = rest + [t]
+            c, t, pos = discard_take(hands, s, table, deck, pos)
             secret_discards.append(c)
             secret.append({"seat": s, "discard": c, "take": t})
         # Veto and unanimous discard (D3.4).
@@ -367,19 +372,7 @@ def play_game(
                 visible = table + secret_discards
                 unanimous = []
                 for s in order:
-                    opts = []
-                    for c in hands[s]:
-                        rest = [x for x in hands[s] if x != c]
-                        opts.append(((c, "deck"), rest + [deck[pos]]))
-                        opts += [((c, t), rest + [t]) for t in visible]
-                    c, t = choose(opts, s)
-                    rest = [x for x in hands[s] if x != c]
-                    if t == "deck":
-                        hands[s] = rest + [deck[pos]]
-                        pos += 1
-                    else:
-                        visible.remove(t)
-                        hands[s] = rest + [t]
+                    c, t, pos = discard_take(hands, s, visible, deck, pos)
                     unanimous.append({"seat": s, "discard": c, "take": t})
         # Showdown (D4.1–D4.3).
         combos, points, keys = {}, [0] * n, {}

@@ -20,9 +20,10 @@ warnings.filterwarnings("ignore", message="First-class function type feature is 
 
 def _simulate(players, policy, games, workers, seed=1):
     from demos_sim.assemblee.rules import AssembleeConfig
-    from demos_sim.assemblee.sim import simulate
+    from demos_sim.runner.simulate import simulate
 
-    s = simulate(AssembleeConfig(players), [policy], games, seed, workers=workers).summary()
+    s = simulate("assemblee", AssembleeConfig(players), [policy], games, seed,
+                 workers=workers).summary()
     return s["games_per_s"], s["rounds_per_s"]
 
 

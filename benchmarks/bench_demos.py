@@ -28,9 +28,10 @@ sys.path.insert(0, str(HERE))
 
 def _simulate(games, workers, policy="greedy", seed=1):
     from demos_sim.demos.rules import DemosConfig
-    from demos_sim.demos.sim import simulate
+    from demos_sim.runner.simulate import simulate
 
-    r = simulate(DemosConfig("full", "individual", 4), [policy], games, seed, workers=workers)
+    r = simulate("demos", DemosConfig("full", "individual", 4), [policy], games, seed,
+                 workers=workers)
     s = r.summary()
     return s["rounds_per_s"], s["games_per_s"]
 

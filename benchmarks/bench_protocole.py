@@ -24,9 +24,10 @@ WORKLOADS = [("each", None, "cautious"), ("coop", 2, "convention")]
 
 def _simulate(mode, level, policy, games, workers, seed=1):
     from demos_sim.protocole.rules import ProtocoleConfig
-    from demos_sim.protocole.sim import simulate
+    from demos_sim.runner.simulate import simulate
 
-    s = simulate(ProtocoleConfig(mode, level, 4), [policy], games, seed, workers=workers).summary()
+    s = simulate("protocole", ProtocoleConfig(mode, level, 4), [policy], games, seed,
+                 workers=workers).summary()
     return s["games_per_s"], s["rounds_per_s"]
 
 

@@ -57,14 +57,16 @@ def _specs(args, config):
 
 
 def cmd_simulate(args) -> int:
-    game = _game(args)
+    from demos_sim.runner.simulate import print_summary, simulate
+
     config = _config(args)
     specs = _specs(args, config)
-    result = game.simulate(config, specs, args.games, args.seed, workers=args.workers)
+    sim = simulate(args.game, config, specs, args.games, args.seed, workers=args.workers,
+                   plugins=tuple(args.plugin))
     if args.json:
-        print(json.dumps(result.summary()))
+        print(json.dumps(sim.summary(), default=str))
     else:
-        game.print_summary(result, args.workers)
+        print_summary(sim)
     return 0
 
 

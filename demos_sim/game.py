@@ -7,8 +7,8 @@ folder ``demos_sim/<name>/`` holds
 
 - ``rules.py``: its validated configuration and ``VARIANTS`` / ``VARIANT_HELP`` (Part V);
 - ``policies/``: its policy registry (``resolve``, ``available``, ``get``, ``register``);
-- ``sim.py``: ``simulate`` (whole runs, exact aggregates, any worker count) and
-  ``print_summary`` (the text of ``demos-sim simulate``);
+- ``sim.py``: ``play_chunk``, one chunk of games through the game's kernel (per-game
+  result rows, which :meth:`Game.play` turns into quantities);
 - ``record.py``: ``iter_records`` / ``write_records`` (GAME_RECORD.md);
 - ``game.py``: the :class:`Game` subclass tying these together.
 
@@ -22,7 +22,9 @@ game, integer values of its :data:`quantities <Game.quantities>` — the win sha
 every side (M1, times a scale such as :data:`SHARE_SCALE` so that 1/k is an integer),
 the no-winner and truncated indicators, game length, points by seat …; and the source
 files whose code decides those values (for the resume fingerprint). Everything else —
-aggregates, pairing, intervals, storage, tables, the report — is the runner's.
+aggregates, pairing, intervals, storage, tables, the report, and ``demos-sim simulate``
+(the runner's one-point run, :mod:`demos_sim.runner.simulate`, which prints the win shares,
+:attr:`Game.length` and :attr:`Game.summary_metrics`) — is the runner's.
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class Game:
     quantities: tuple[Quantity, ...] = ()
     default_policy: str = ""
     policies_module: str = ""           # the game's policy registry module
+    length: str = "rounds"              # the quantity that is a game's length
+    summary_metrics: tuple[str, ...] = ("no_winner", "truncated")   # shown by simulate
+    by_policy: str | None = None        # a seat quantity: the share of the seat's policy
 
     # ---------------------------------------------------------------- configuration
     def check_setting(self, key: str, value: Any) -> Any:
@@ -156,6 +161,12 @@ class Game:
 
         load_plugin(plugin)
 
+    def loaded_plugins(self) -> tuple[str, ...]:
+        """Plugins loaded so far in this process (worker processes load them again)."""
+        from demos_sim.registry import loaded_plugins
+
+        return tuple(loaded_plugins())
+
     def default_policies(self, config) -> str:
         """The policy every seat plays when ``--policies`` is not given."""
         return self.default_policy
@@ -168,18 +179,24 @@ class Game:
 
     # ---------------------------------------------------------------- playing
     def play(self, config, specs: list[str], plugins: tuple, seed: int, chunk: int,
-             count: int) -> dict[str, np.ndarray]:
-        """Games ``0 … count-1`` of chunk ``chunk``: quantity -> int64 (count, m)."""
+             count: int, metrics=None) -> dict[str, np.ndarray]:
+        """Games ``0 … count-1`` of chunk ``chunk``: quantity -> int64 (count, m).
+
+        ``metrics`` (names, or None for all) are the quantities wanted, with their ratio
+        denominators (:meth:`needed`); a game may skip the work of the others (DĒMOS turns
+        its kernel statistics off when no wanted quantity needs them). The games played are
+        the same whatever is asked.
+        """
         raise NotImplementedError
 
-    def simulate(self, config, specs: list[str], games: int, seed: int, workers: int = 1):
-        """A whole run of one configuration (``demos-sim simulate``): the game's SimResult."""
-        return importlib.import_module(f"demos_sim.{self.name}.sim").simulate(
-            config, specs, games, seed, workers=workers)
-
-    def print_summary(self, result, workers: int) -> None:
-        """The text form of ``demos-sim simulate`` for a :meth:`simulate` result."""
-        importlib.import_module(f"demos_sim.{self.name}.sim").print_summary(result, workers)
+    def needed(self, metrics) -> tuple[str, ...]:
+        """``metrics`` (None: all) with the denominators of ratio quantities, in the
+        order of :attr:`quantities`."""
+        if metrics is None:
+            return tuple(q.name for q in self.quantities)
+        want = set(metrics)
+        want |= {self.quantity(m).per for m in metrics if self.quantity(m).per}
+        return tuple(q.name for q in self.quantities if q.name in want)
 
     def write_records(self, path, config, specs: list[str], games: int, seed: int) -> int:
         """Write ``games`` GAME_RECORD.md records as JSON Lines, atomically."""

@@ -4,10 +4,7 @@
   ``g`` is game ``g % CHUNK`` of chunk ``g // CHUNK``, whose key comes from
   ``SeedSequence(seed, spawn_key=(chunk,))`` (:func:`demos_sim.rng.chunk_key`). Any
   worker can play any chunk alone, so results do not depend on the number of workers.
-- :func:`run_chunks`: play the chunks on 1 or more joblib workers, warming every
-  process (numba compile or cache load) before the clock starts; per-chunk integer
-  aggregates come back in chunk order, so their sum is exact and order-free.
-- :func:`share_ci`: the M1 win share with its 95% normal interval.
+- :func:`play_rows`: one chunk through a game's ``play_batch`` kernel.
 - :func:`write_jsonl_atomic`: JSON Lines written to a temp file renamed at the end.
 """
 
@@ -16,12 +13,9 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
-import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -70,69 +64,6 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
     return res, diag
 
 
-def share_counts(winmask: np.ndarray, nwin: np.ndarray, nsides: int, maxk: int) -> np.ndarray:
-    """M1 counts: ``out[s, k-1]`` = games side ``s`` won shared by ``k`` winners."""
-    out = np.zeros((nsides, maxk), np.int64)
-    for s in range(nsides):
-        won = (winmask >> s) & 1 == 1
-        for k in range(1, maxk + 1):
-            out[s, k - 1] = (won & (nwin == k)).sum()
-    return out
-
-
-def share_ci(counts, n: int) -> tuple[float, list[float]]:
-    """M1 share and 95% CI from ``counts[k-1]`` = games won shared by ``k``, over ``n`` games.
-
-    Each game contributes ``1/k`` (0 when not won); the interval is the normal interval of
-    the mean per-game share with the sample variance, clipped to [0, 1].
-    """
-    counts = np.asarray(counts, np.float64)
-    ks = np.arange(1, len(counts) + 1)
-    total = float((counts / ks).sum())
-    sq = float((counts / ks ** 2).sum())
-    mean = total / n
-    var = max(sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    half = Z95 * np.sqrt(var / n)
-    return mean, [max(0.0, mean - half), min(1.0, mean + half)]
-
-
-def check_run_args(games: int, workers: int = 1) -> None:
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, got {games}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {workers}")
-
-
-def _in_worker(run_chunk: Callable, *args):
-    """A worker's call: numba's first-class-function notice is expected, not news."""
-    warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-    return run_chunk(*args)
-
-
-def run_chunks(run_chunk: Callable, args: tuple, games: int,
-               workers: int = 1) -> tuple[np.ndarray, float]:
-    """Sum of ``run_chunk(*args, chunk, count)`` over the chunks of ``games``; and wall time.
-
-    ``run_chunk`` must be a module-level function (workers import it) returning an int64
-    aggregate vector. Every process plays one 1-game chunk first so that the timing
-    measures playing, not start-up.
-    """
-    jobs = chunks_of(games)
-    if workers == 1 or len(jobs) == 1:
-        run_chunk(*args, 0, 1)
-        t0 = time.perf_counter()
-        aggs = [run_chunk(*args, c, k) for c, k in jobs]
-    else:
-        from joblib import Parallel, delayed
-
-        with Parallel(n_jobs=workers, backend="loky") as par:
-            par(delayed(_in_worker)(run_chunk, *args, 0, 1) for _ in range(workers))
-            t0 = time.perf_counter()
-            aggs = par(delayed(_in_worker)(run_chunk, *args, c, k) for c, k in jobs)
-    wall = time.perf_counter() - t0
-    return np.sum(aggs, axis=0), wall
-
-
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w"):
     """Open a temporary file beside ``path``; on success it is flushed, synced and
@@ -167,41 +98,3 @@ def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
             n += 1
     return n
-
-
-@dataclass
-class SimResultBase:
-    """What every game's ``simulate`` returns: the exact aggregate vector of the run (its
-    first entry is the number of games) with the configuration, policies and seed that
-    made it, wall time and workers. Each game's ``SimResult`` adds its summaries."""
-
-    config: Any
-    policies: list[str]
-    seed: int
-    agg: np.ndarray
-    wall_s: float
-    workers: int
-
-    @property
-    def games(self) -> int:
-        return int(self.agg[0])
-
-    def changed_variants(self) -> dict:
-        """The variants whose value differs from the contract's default (Part V)."""
-        import dataclasses
-
-        default = dataclasses.replace(self.config, variants={}).variants
-        return {k: v for k, v in self.config.variants.items() if v != default[k]}
-
-
-def print_variants(result: SimResultBase) -> None:
-    """The text summaries' line naming the variants set, if any."""
-    changed = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}"
-               for k, v in result.changed_variants().items()]
-    if changed:
-        print("variants: " + ", ".join(changed))
-
-
-def print_throughput(s: dict, workers: int) -> None:
-    print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
-          f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")

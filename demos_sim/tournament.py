@@ -77,7 +77,8 @@ def side_shares(game: str, config, specs: list[str], games: int, seed: int,
 
     g = get_game(game)
     scale = g.quantity("win_share").scale
-    rows = [g.play(config, list(specs), tuple(plugins), seed, chunk, count)["win_share"]
+    rows = [g.play(config, list(specs), tuple(plugins), seed, chunk, count,
+                   metrics=("win_share",))["win_share"]
             for chunk, count in chunks_of(games)]
     n = len(g.side_seats(config))
     out = np.concatenate(rows) if rows else np.zeros((0, n), np.int64)

@@ -39,6 +39,8 @@ class AssembleeGame(Game):
     title = "L'Assemblée"
     settings: dict = {"force_personality": None}
     default_policy = "civic"
+    summary_metrics = ("no_winner", "collapse", "early_end", "score", "exiled", "assassinated")
+    by_policy = "policy_share"
     policies_module = "demos_sim.assemblee.policies"
     quantities = (
         Quantity("win_share", "side", SCALE, rate=True, description="M1 win share"),
@@ -82,6 +84,9 @@ class AssembleeGame(Game):
                  description="seats that held the character at least once in the game"),
         Quantity("win_if_held", "bins", SCALE, rate=True, bins=CHARACTERS, per="held_by",
                  description="win share of a seat that held the character (M1, ratio)"),
+        Quantity("policy_share", "seat", SCALE, rate=True,
+                 description="M1 win share of all the seats playing this seat's policy "
+                             "(the same for every seat of a policy)"),
         Quantity("pers_seats", "bins", bins=PERSONALITIES,
                  description="seats dealt the personality (A11)"),
         Quantity("win_by_pers", "bins", SCALE, rate=True, bins=PERSONALITIES,
@@ -122,7 +127,12 @@ class AssembleeGame(Game):
 
         load_extension(plugin)
 
-    def play(self, config, specs, plugins, seed, chunk, count):
+    def loaded_plugins(self):
+        from demos_sim.assemblee.policies import loaded_extensions
+
+        return tuple(loaded_extensions())
+
+    def play(self, config, specs, plugins, seed, chunk, count, metrics=None):
         from demos_sim.assemblee import layout as L
         from demos_sim.assemblee.sim import play_chunk
 
@@ -147,8 +157,11 @@ class AssembleeGame(Game):
         pers_hot = (pers[:, :, None] == np.arange(6)[None, None, :])   # (games, seat, pe)
         nchar = len(CHARACTERS)
         col = lambda i: res[:, i:i + 1].copy()  # noqa: E731
-        return {
+        seat_specs = list(specs) * n if len(specs) == 1 else list(specs)
+        same_policy = np.array([[int(a == b) for b in seat_specs] for a in seat_specs], np.int64)
+        out = {
             "win_share": share,
+            "policy_share": share @ same_policy,
             "no_winner": (nwin == 0).astype(np.int64)[:, None],
             "truncated": np.zeros((count, 1), np.int64),
             "collapse": col(L.R_COLLAPSE),
@@ -176,6 +189,7 @@ class AssembleeGame(Game):
             "pers_seats": pers_hot.sum(axis=1).astype(np.int64),
             "win_by_pers": np.einsum("gsk,gs->gk", pers_hot.astype(np.int64), share),
         }
+        return {m: out[m] for m in self.needed(metrics)}
 
     def source_files(self):
         files = sorted((_PKG / "assemblee").rglob("*.py"))

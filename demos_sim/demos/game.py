@@ -14,6 +14,9 @@ _PKG = Path(__file__).resolve().parent.parent
 
 from demos_sim.demos.layout import DEC_LABELS, NVB  # noqa: E402
 
+# quantities the kernel's plain result columns give (its statistics off: a faster game)
+_NO_STATS = {"win_share", "no_winner", "truncated", "rounds", "points", "vetoes"}
+
 COMBO_BINS = ("carre", "run_1_suit", "run_2_suits", "run_3_suits")
 VETO_BINS = tuple(str(r + 1) for r in range(NVB - 1)) + (f"{NVB}+",)
 MEDIA_BINS = ("0", "1", "2")
@@ -29,6 +32,7 @@ class DemosGame(Game):
     settings = {"rules": "full", "mode": "individual", "seating": None}
     policies_module = "demos_sim.demos.policies"
     default_policy = "greedy"
+    summary_metrics = ("no_winner", "truncated", "vetoes", "points")
     quantities = (
         Quantity("win_share", "side", SHARE_SCALE, rate=True,
                  description="M1 win share (a win shared by k counts 1/k)"),
@@ -127,12 +131,16 @@ class DemosGame(Game):
         return {"rules": config.rules, "mode": config.mode, "players": config.players,
                 "seating": config.seating, "variants": dict(config.variants)}
 
-    def play(self, config, specs, plugins, seed, chunk, count):
+    def play(self, config, specs, plugins, seed, chunk, count, metrics=None):
         from demos_sim.demos import layout as L
         from demos_sim.demos.sim import play_chunk
 
-        res = play_chunk(config.to_array(stats=True), list(specs), seed, config.players,
+        want = self.needed(metrics)
+        stats = not set(want) <= _NO_STATS
+        res = play_chunk(config.to_array(stats=stats), list(specs), seed, config.players,
                          tuple(plugins), chunk, count)
+        if not stats:
+            return self._basic(config, res, count, want)
         nsides = len(config.side_labels())
         nwin = res[:, L.R_NWIN]
         units = np.where(nwin > 0, SHARE_SCALE // np.maximum(nwin, 1), 0)
@@ -158,7 +166,7 @@ class DemosGame(Game):
         ind = np.stack([(res[:, L.R_IND_COND] >> b) & 1 for b in range(3)], 1)
         harm = (res[:, L.R_WIN_HARM:L.R_WIN_HARM + 1] == np.arange(-1, 4)).astype(np.int64)
         winkind = res[:, L.R_WINKIND:L.R_WINKIND + 4]
-        return {
+        out = {
             "win_share": share,
             "no_winner": ((nwin == 0) & ~trunc).astype(np.int64)[:, None],
             "truncated": trunc.astype(np.int64)[:, None],
@@ -185,6 +193,27 @@ class DemosGame(Game):
             "independent_condition": ind,
             "win_harmony": harm,
         }
+        return {m: out[m] for m in want}
+
+    @staticmethod
+    def _basic(config, res, count, want):
+        """The quantities of the kernel's plain result columns (statistics off)."""
+        from demos_sim.demos import layout as L
+
+        nsides = len(config.side_labels())
+        nwin = res[:, L.R_NWIN]
+        units = np.where(nwin > 0, SHARE_SCALE // np.maximum(nwin, 1), 0)
+        share = np.empty((count, nsides), np.int64)
+        for s in range(nsides):
+            share[:, s] = ((res[:, L.R_WINSIDES] >> s) & 1) * units
+        trunc = res[:, L.R_TRUNC] == 1
+        out = {"win_share": share,
+               "no_winner": ((nwin == 0) & ~trunc).astype(np.int64)[:, None],
+               "truncated": trunc.astype(np.int64)[:, None],
+               "rounds": res[:, L.R_ROUNDS:L.R_ROUNDS + 1].copy(),
+               "points": res[:, L.R_CUM:L.R_CUM + config.players].copy(),
+               "vetoes": res[:, L.R_VETOES_USED:L.R_VETOES_USED + 1].copy()}
+        return {m: out[m] for m in want}
 
     def source_files(self):
         files = sorted((_PKG / "demos").rglob("*.py"))

@@ -39,6 +39,7 @@ class ProtocoleGame(Game):
     settings = {"mode": "each", "level": None}
     policies_module = "demos_sim.protocole.policies"
     default_policy = "cautious"
+    summary_metrics = ("no_winner", "truncated", "outcome", "eliminated", "points")
     quantities = (
         Quantity("win_share", "side", SHARE_SCALE, rate=True,
                  description="M1 win share (each for themselves); the team's win (coop)"),
@@ -98,7 +99,7 @@ class ProtocoleGame(Game):
         return {"mode": config.mode, "level": config.level, "players": config.players,
                 "variants": dict(config.variants)}
 
-    def play(self, config, specs, plugins, seed, chunk, count):
+    def play(self, config, specs, plugins, seed, chunk, count, metrics=None):
         from demos_sim.protocole import layout as L
         from demos_sim.protocole.sim import play_chunk
 
@@ -137,7 +138,7 @@ class ProtocoleGame(Game):
                           axis=1).astype(np.int64)
         tot = share.sum(axis=1, keepdims=True)
         edge = EDGE_LCM * share - (EDGE_LCM // n) * tot
-        return {
+        out = {
             "win_share": share,
             "no_winner": nowin.astype(np.int64)[:, None],
             "truncated": trunc.astype(np.int64)[:, None],
@@ -150,6 +151,7 @@ class ProtocoleGame(Game):
             "failed_foyers": failed,
             "seat_edge": edge.astype(np.int64),
         }
+        return {m: out[m] for m in self.needed(metrics)}
 
     def source_files(self):
         files = sorted((_PKG / "protocole").rglob("*.py"))

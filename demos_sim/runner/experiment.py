@@ -377,9 +377,7 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
             P.fail(key, msg)
     for plug in plugins:
         try:
-            from demos_sim.registry import load_plugin
-
-            load_plugin(plug)
+            ad.load_plugin(plug)
         except ConfigError as e:
             P.fail("plugins", str(e))
 
@@ -440,3 +438,37 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
     return Experiment(str(path), name, description, text, data, ad.name, ad, seed, games,
                       stop, tuple(metrics), tuple(keys), points, blocks, tuple(plugins),
                       settings)
+
+
+def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: int, seed: int,
+                  plugins: tuple[str, ...] = (), name: str = "simulate",
+                  values: list[dict] | None = None,
+                  metrics: tuple[str, ...] | None = None) -> Experiment:
+    """An experiment built in code rather than read from a file: one block of the given
+    ``points`` — ``[(label, configuration, policy specs by seat), …]``, validated by the
+    caller — all with the same player count; the first is the reference of the others
+    (paired on the same deals). ``values`` gives each point's grid values (default
+    ``{"point": label}``). ``demos-sim simulate`` is such an experiment of one point,
+    ``demos-sim compare`` one of two. ``metrics``: the quantities reported (default all)."""
+    ad = get_game(game)
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, got {games}")
+    players = {ad.players_of(c) for _, c, _ in points}
+    if len(players) != 1:
+        raise ConfigError("the points of one comparison must have the same player count")
+    n = players.pop()
+    values = values or [{"point": label} for label, _, _ in points]
+    pts = []
+    for i, (label, config, specs) in enumerate(points):
+        specs = list(specs) * n if len(specs) == 1 else list(specs)
+        pts.append(Point(i, 0, n, values[i], label, config, tuple(specs),
+                         None if i == 0 else 0))
+    doc = {"game": game, "seed": seed, "games": games, "plugins": list(plugins),
+           "points": [{"label": p.label, "config": ad.describe(p.config),
+                       "policies": list(p.policies)} for p in pts]}
+    text = json.dumps(doc, indent=1, default=str)
+    metrics = tuple(q.name for q in ad.quantities if metrics is None or q.name in metrics)
+    keys = tuple(values[0]) if len(pts) > 1 else ()
+    return Experiment(f"<{name}>", name, "", text, doc, ad.name, ad, seed, games, None,
+                      metrics, keys, pts, [Block(0, n, tuple(range(len(pts))), 0)],
+                      tuple(plugins), {})

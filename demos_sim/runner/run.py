@@ -75,22 +75,47 @@ def _progress(total: int, initial: int, quiet: bool, desc: str):
                 disable=disable, dynamic_ncols=True, smoothing=0.05, file=sys.stderr)
 
 
+class _NoStore:
+    """The chunk store of a run kept in memory only (``keep=False``): nothing is read or
+    written, so nothing resumes."""
+
+    def finished(self) -> set:
+        return set()
+
+    def save(self, b, c, k, agg) -> None:
+        pass
+
+    def other_fingerprints(self) -> list:
+        return []
+
+    def close(self) -> None:
+        pass
+
+
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
                    backend: str = "local", scheduler: str | None = None,
-                   quiet: bool = False, dask_processes: bool = True) -> RunResult:
-    """Run (or resume) ``exp`` into ``out`` (default ``results/<name>``); see the module doc."""
+                   quiet: bool = False, dask_processes: bool = True,
+                   keep: bool = True) -> RunResult:
+    """Run (or resume) ``exp`` into ``out`` (default ``results/<name>``); see the module doc.
+
+    With ``keep=False`` the run is played in memory only — no chunk store, no tables or
+    ``meta.json`` written, ``out`` ignored — and the returned :class:`RunResult` has
+    ``out=None`` (``demos-sim simulate`` and ``demos-sim compare`` are such runs)."""
     from demos_sim import __version__
     from demos_sim.provenance import CONTRACT, git_revision
     from demos_sim.runner.backends import make_backend
 
     t_start = time.perf_counter()
-    out = Path(out) if out is not None else Path("results") / exp.name
+    if keep:
+        out = Path(out) if out is not None else Path("results") / exp.name
+    else:
+        out = None
     fp = fingerprint(exp)
     be = make_backend(backend, workers, scheduler, dask_processes)   # refuses bad options
     store = None
     try:
         store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
-                                     "canonical": exp.canonical()})
+                                     "canonical": exp.canonical()}) if keep else _NoStore()
         chunks = chunks_of(exp.games)
         nb = len(exp.blocks)
         pts = [len(b.points) for b in exp.blocks]
@@ -130,7 +155,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             if state["stopped"] is None and todo:
                 b0, c0, _ = todo[0]
                 be.warm(play_task, exp.game, exp.seed, c0, 1, _task_points(exp, b0),
-                        exp.plugins)
+                        exp.plugins, exp.metrics)
             t_play = time.perf_counter()
             while True:
                 while (state["stopped"] is None and not exhausted
@@ -141,7 +166,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                         break
                     b, c, k = job
                     fut = be.submit(play_task, exp.game, exp.seed, c, k, _task_points(exp, b),
-                                    exp.plugins)
+                                    exp.plugins, exp.metrics)
                     inflight[fut] = job
                 if not inflight:
                     break
@@ -165,12 +190,13 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
         k_done = state["k"]
         games = sum(k for _, k in chunks[:k_done])
         results, hists = build_tables(exp, totals)
-        buf = io.BytesIO()
-        results.to_parquet(buf, index=False)
-        atomic_write_bytes(out / RESULTS, buf.getvalue())
-        buf = io.BytesIO()
-        hists.to_parquet(buf, index=False)
-        atomic_write_bytes(out / HISTOGRAMS, buf.getvalue())
+        if keep:
+            buf = io.BytesIO()
+            results.to_parquet(buf, index=False)
+            atomic_write_bytes(out / RESULTS, buf.getvalue())
+            buf = io.BytesIO()
+            hists.to_parquet(buf, index=False)
+            atomic_write_bytes(out / HISTOGRAMS, buf.getvalue())
 
         meta = {
             "experiment": {"name": exp.name, "path": exp.path, "description": exp.description,
@@ -198,10 +224,11 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             "versions": _versions(),
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "files": {RESULTS: sha256_file(out / RESULTS),
-                      HISTOGRAMS: sha256_file(out / HISTOGRAMS)},
+                      HISTOGRAMS: sha256_file(out / HISTOGRAMS)} if keep else {},
             "other_fingerprints": store.other_fingerprints(),
         }
-        atomic_write_text(out / META, json.dumps(meta, indent=1, default=str) + "\n")
+        if keep:
+            atomic_write_text(out / META, json.dumps(meta, indent=1, default=str) + "\n")
         return RunResult(out, meta, results, hists)
     finally:
         if store is not None:

@@ -27,12 +27,15 @@ import numpy as np
 
 def aggregate_outcomes(adapter, outcomes: dict[int, dict[str, np.ndarray]],
                        refs: dict[int, int | None]) -> dict[str, np.ndarray]:
-    """Chunk aggregate (see the module docstring) from per-game quantity arrays."""
+    """Chunk aggregate (see the module docstring) from per-game quantity arrays (the
+    quantities each outcome holds)."""
     agg: dict[str, np.ndarray] = {}
     for p, qs in outcomes.items():
         ref = refs.get(p)
         n = None
         for q in adapter.quantities:
+            if q.name not in qs:
+                continue
             x = qs[q.name].astype(np.int64, copy=False)
             n = x.shape[0]
             agg[f"{p}.{q.name}.sum"] = x.sum(axis=0)
@@ -54,20 +57,21 @@ def aggregate_outcomes(adapter, outcomes: dict[int, dict[str, np.ndarray]],
 
 
 def play_task(game: str, seed: int, chunk: int, count: int, points: list[tuple],
-              plugins: tuple) -> dict[str, np.ndarray]:
+              plugins: tuple, metrics: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
     """Play games ``0 … count-1`` of chunk ``chunk`` at every point of one block.
 
     ``points`` is ``[(index, config, policy specs, reference index or None), …]``; the
-    reference point of the block is always among them.
+    reference point of the block is always among them. ``metrics`` (None: all) are the
+    quantities aggregated, with their ratio denominators.
     """
-    from demos_sim.registry import load_plugin
     from demos_sim.game import get_game
 
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-    for plugin in plugins:
-        load_plugin(plugin)
     ad = get_game(game)
-    outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count)
+    for plugin in plugins:
+        ad.load_plugin(plugin)
+    want = ad.needed(metrics)
+    outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count, metrics=want)
                 for i, config, specs, _ in points}
     return aggregate_outcomes(ad, outcomes, {i: ref for i, _, _, ref in points})
 

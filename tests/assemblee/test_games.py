@@ -18,7 +18,8 @@ from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.policies import available
 from demos_sim.assemblee.record import iter_records, play_logged, to_record
 from demos_sim.assemblee.rules import AssembleeConfig
-from demos_sim.assemblee.sim import play_rows, simulate
+from demos_sim.assemblee.sim import play_rows
+from demos_sim.runner.simulate import simulate
 from demos_sim.sim_common import chunk_game_keys
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text())
@@ -133,14 +134,20 @@ def test_record_matches_simulation_results():
         assert len(rec["rounds"]) == res[g, L.R_ROUNDS]
 
 
+def _totals(cfg, specs, games, seed, workers=1):
+    """Every exact total of a simulation's table (metric, side -> Σ value)."""
+    df = simulate("assemblee", cfg, specs, games, seed, workers=workers).results
+    return df.set_index(["metric", "side"])["total"]
+
+
 def test_determinism_any_workers():
     cfg = AssembleeConfig(6)
-    a = simulate(cfg, _mix(6), 5000, 9, workers=1).agg
-    b = simulate(cfg, _mix(6), 5000, 9, workers=1).agg
-    c = simulate(cfg, _mix(6), 5000, 9, workers=2).agg
-    assert (a == b).all() and (a == c).all()
-    d = simulate(cfg, _mix(6), 5000, 10, workers=1).agg
-    assert not (a == d).all()
+    a = _totals(cfg, _mix(6), 5000, 9, workers=1)
+    b = _totals(cfg, _mix(6), 5000, 9, workers=1)
+    c = _totals(cfg, _mix(6), 5000, 9, workers=2)
+    assert a.equals(b) and a.equals(c)
+    d = _totals(cfg, _mix(6), 5000, 10, workers=1)
+    assert not a.equals(d)
 
 
 def test_common_random_numbers_decks_do_not_depend_on_policies():
@@ -168,8 +175,9 @@ def test_oracle_view_changes_no_builtin_game():
     """None of the built-in policies reads the bids the Oracle sees (A4), and the view
     draws come from their own chance stream: three_bids and three_players give the same
     games for them (a policy that reads them differs: test_oracle_view_matters_to_a_peeker)."""
-    a = simulate(AssembleeConfig(6, {"oracle_view": "three_players"}), _mix(6), 400, 4).agg
-    b = simulate(AssembleeConfig(6), _mix(6), 400, 4).agg
+    a, _ = play_rows(AssembleeConfig(6, {"oracle_view": "three_players"}).to_array(), _mix(6),
+                     4, 6, (), 0, 400)
+    b, _ = play_rows(AssembleeConfig(6).to_array(), _mix(6), 4, 6, (), 0, 400)
     assert (a == b).all()
 
 
@@ -226,9 +234,10 @@ def test_cli_simulate_sets_the_contract_2_variants():
                              "oracle_view": "three_players", "postpone_surcharge": "once",
                              "event_draw": "independent", "final_tie": "mc_choice"}
     # mc_choice: every game has one winner or none (a tie after gold is decided)
-    total = sum(x["share"] for x in s["seats"]) + s["no_winner_share"]
+    total = sum(x["share"] for x in s["sides"]) + s["no_winner_share"]
     assert abs(total - 1) < 1e-9
-    assert all(x["shared_wins"] == 0 for x in s["seats"])
+    # no shared win: a seat's share sums whole wins, so share × games is its count of wins
+    assert all(x["wins"] == round(x["share"] * 400) for x in s["sides"])
 
 
 def test_cli_simulate_json_and_persona_file(tmp_path):
@@ -240,10 +249,14 @@ def test_cli_simulate_json_and_persona_file(tmp_path):
                         str(f), "--json"], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     s = json.loads(p.stdout)
-    total = sum(x["share"] for x in s["seats"]) + s["no_winner_share"]
+    total = sum(x["share"] for x in s["sides"]) + s["no_winner_share"]
     assert abs(total - 1) < 1e-9                          # M1: shares add up
     assert s["contract"] == 2 and s["variants"]["oracle_view"] == "three_bids"
     assert {b["policy"] for b in s["by_policy"]} == {"civic", "stingy", "free_rider"}
+    for b in s["by_policy"]:          # a policy's share is the sum of its seats' shares
+        assert b["share"] == pytest.approx(sum(s["sides"][i]["share"] for i in b["seats"]),
+                                           abs=1e-12)
+        assert b["ci95"][0] <= b["share"] <= b["ci95"][1]
     bad = tmp_path / "bad.toml"
     bad.write_text('[x]\nbid_per_pont = 1\n')
     p = subprocess.run([sys.executable, "-m", "demos_sim.cli", "policies", "--game",
@@ -262,12 +275,12 @@ def test_oracle_view_matters_to_a_peeker(tmp_path):
                  '[t_no_oracle]\nnever_bid = ["oracle"]\n')
     load_extension(str(f))
     n = 6
-    a = simulate(AssembleeConfig(n), ["t_peek"] * n, 600, 4).agg
-    b = simulate(AssembleeConfig(n, {"oracle_view": "three_players"}), ["t_peek"] * n, 600, 4).agg
-    assert not (a == b).all()
-    c = simulate(AssembleeConfig(n), ["t_peek_no_oracle"] * n, 600, 4).agg
-    d = simulate(AssembleeConfig(n), ["t_no_oracle"] * n, 600, 4).agg
-    assert (c == d).all()
+    a = _totals(AssembleeConfig(n), ["t_peek"] * n, 600, 4)
+    b = _totals(AssembleeConfig(n, {"oracle_view": "three_players"}), ["t_peek"] * n, 600, 4)
+    assert not a.equals(b)
+    c = _totals(AssembleeConfig(n), ["t_peek_no_oracle"] * n, 600, 4)
+    d = _totals(AssembleeConfig(n), ["t_no_oracle"] * n, 600, 4)
+    assert c.equals(d)
     for view in ("three_bids", "three_players"):          # M2: it reads only what it may see
         cfg = AssembleeConfig(n, {"oracle_view": view}).to_array()
         _, diag = play_rows(cfg, ["t_peek"] * n, 5, n, (), 0, 40, check_obs=True)

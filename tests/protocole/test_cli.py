@@ -21,26 +21,28 @@ def test_simulate_each_json(capsys):
     assert main(["simulate", "--game", "protocole", "--players", "3", "--games", "3000",
                  "--seed", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    for k in ("games_per_s", "rounds_per_s", "seats", "no_winner_share", "truncated_share",
-              "mean_rounds", "seed", "variants", "version", "git_revision", "policies"):
+    for k in ("games_per_s", "rounds_per_s", "sides", "seats", "no_winner_share",
+              "truncated_share", "mean_rounds", "seed", "variants", "version", "git_revision",
+              "policies", "contract"):
         assert k in out
-    assert out["games"] == 3000 and out["policies"] == ["cautious"] and len(out["seats"]) == 3
-    total = sum(s["share"] for s in out["seats"]) + out["no_winner_share"] + out["truncated_share"]
+    assert out["games"] == 3000 and out["policies"] == ["cautious"] * 3 and len(out["sides"]) == 3
+    total = sum(s["share"] for s in out["sides"]) + out["no_winner_share"] + out["truncated_share"]
     assert abs(total - 1) < 1e-9  # M1
     for s in out["seats"]:
-        assert s["ci95"][0] <= s["share"] <= s["ci95"][1]
-        assert 0 <= s["elimination_rate"] <= 1 and s["mean_points"] >= 0
+        assert 0 <= s["eliminated"] <= 1 and s["points"] >= 0
 
 
 def test_simulate_coop_json(capsys):
     assert main(["simulate", "--game", "protocole", "--mode", "coop", "--level", "2",
                  "--games", "3000", "--seed", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["policies"] == ["convention"] and out["level"] == 2
-    assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
-    assert out["wins"] == sum(out["won_foyer_cards"]["distribution"].values())
-    total = out["win_rate"] + out["loss_elimination_share"] + out["loss_reinforced_share"] \
-        + out["truncated_share"]
+    assert out["policies"] == ["convention"] * 4 and out["level"] == 2 and out["cooperative"]
+    # P5.2: every seat carries the team's outcome
+    assert len({s["share"] for s in out["sides"]}) == 1
+    outcome = out["metrics"]["outcome"]["bins"]
+    assert outcome["win"]["mean"] == out["sides"][0]["share"]
+    assert out["sides"][0]["wins"] == round(outcome["win"]["mean"] * 3000)
+    total = sum(b["mean"] for b in outcome.values())
     assert abs(total - 1) < 1e-9
     assert out["games_per_s"] > 0
 
@@ -49,12 +51,12 @@ def test_simulate_text_summaries(capsys):
     assert main(["simulate", "--game", "protocole", "--games", "500", "--policies",
                  "cautious,random,cautious,random"]) == 0
     out = capsys.readouterr().out
-    assert "win share" in out and "eliminated" in out and "mean points" in out
+    assert "win share" in out and "eliminated" in out and "points" in out
     assert "games/s" in out
     assert main(["simulate", "--game", "protocole", "--mode", "coop", "--level", "1",
                  "--players", "2", "--games", "500"]) == 0
     out = capsys.readouterr().out
-    assert "win rate" in out and "by reinforced control" in out and "record of won games" in out
+    assert "the team wins" in out and "loss reinforced" in out and "loss elimination" in out
 
 
 def test_simulate_same_numbers_for_any_worker_count(capsys):
@@ -64,7 +66,8 @@ def test_simulate_same_numbers_for_any_worker_count(capsys):
     one = json.loads(capsys.readouterr().out)
     main(args + ["--workers", "2"])
     two = json.loads(capsys.readouterr().out)
-    for k in ("seats", "no_winner_share", "truncated_share", "mean_rounds", "rounds", "mean_turns"):
+    for k in ("sides", "seats", "metrics", "no_winner_share", "truncated_share", "mean_rounds",
+              "rounds"):
         assert one[k] == two[k]
 
 

@@ -34,8 +34,9 @@ from demos_sim.protocole.observe import observe
 from demos_sim.protocole.policies import POLICY_SIG, register, resolve
 from demos_sim.protocole.record import iter_records
 from demos_sim.protocole.rules import VARIANTS, ProtocoleConfig
-from demos_sim.protocole.sim import policy_tuple, simulate
-from demos_sim.sim_common import share_ci
+from demos_sim.protocole.sim import policy_tuple
+from demos_sim.runner.intervals import mean_ci
+from demos_sim.runner.simulate import simulate
 
 
 # ------------------------------------------------------------------ test policy and table
@@ -782,9 +783,10 @@ def test_P4_5_round_cap_truncates():
 
 def test_P4_5_truncated_games_are_counted():
     """P4.5 / M1: truncated games are reported apart: shares + no winner + truncated = 1."""
-    r = simulate(ProtocoleConfig("each", None, 3, {"round_cap": 1}), ["random"], 500, 2).summary()
+    r = simulate("protocole", ProtocoleConfig("each", None, 3, {"round_cap": 1}), ["random"],
+                 500, 2).summary()
     assert r["truncated_share"] > 0
-    total = sum(s["share"] for s in r["seats"]) + r["no_winner_share"] + r["truncated_share"]
+    total = sum(s["share"] for s in r["sides"]) + r["no_winner_share"] + r["truncated_share"]
     assert abs(total - 1) < 1e-9
 
 
@@ -911,7 +913,10 @@ def test_P2_P4_whole_round_from_a_dealt_deck():
 def test_M1_shared_victory_counts_1_over_k():
     """M1: 4 games: 2 won alone, 2 shared by two -> shares 1, 1, 1/2, 1/2: mean 3/4,
     sample variance ((1/4)^2 * 4) / 3 = 1/12, 95% half-width 1.96 * sqrt(1/48)."""
-    mean, (lo, hi) = share_ci([2, 2, 0, 0], 4)
-    assert mean == pytest.approx(0.75)
+    from demos_sim.game import SHARE_SCALE as U         # a win shared by k counts U // k
+
+    x = [U, U, U // 2, U // 2]
+    e = mean_ci(sum(x), sum(v * v for v in x), 4, U, True)
+    assert e.mean == pytest.approx(0.75)
     half = 1.959963984540054 * (1 / 48) ** 0.5
-    assert lo == pytest.approx(0.75 - half) and hi == 1.0
+    assert e.lo == pytest.approx(0.75 - half) and e.hi == 1.0

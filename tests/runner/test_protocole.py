@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from demos_sim.protocole.rules import ProtocoleConfig
-from demos_sim.protocole.sim import simulate
 from demos_sim.runner import load_experiment, run_experiment
+from demos_sim.runner.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,12 +17,12 @@ def test_protocole_experiment_matches_simulate(tmp_path):
     res = run_experiment(exp, out=tmp_path / "r", quiet=True)
     df = res.results
     for point, scope in ((0, "each_player"), (1, "team")):
-        s = simulate(ProtocoleConfig("coop", 2, 4, {"reinforced_scope": scope}),
+        s = simulate("protocole", ProtocoleConfig("coop", 2, 4, {"reinforced_scope": scope}),
                      ["convention"], 5000, exp.seed).summary()
         ws = df[(df["point"] == point) & (df["metric"] == "win_share")]
         assert len(ws) == 4
         for r in ws.itertuples():             # every seat carries the team's outcome
-            assert r.mean == pytest.approx(s["win_rate"], abs=1e-12)
+            assert r.mean == pytest.approx(s["sides"][0]["share"], abs=1e-12)
     # the paired difference is the difference of the two win rates, and pairing on the
     # same deals makes its interval narrower than an unpaired one of as many games
     a = df[(df["point"] == 0) & (df["metric"] == "win_share")].iloc[0]
@@ -40,9 +40,9 @@ def test_protocole_each_experiment_runs(tmp_path):
     res = run_experiment(load_experiment(exp_file), out=tmp_path / "e", quiet=True)
     df = res.results
     ws = df[(df["point"] == 0) & (df["metric"] == "win_share")].sort_values("side")
-    s = simulate(ProtocoleConfig("each", None, 3), ["cautious", "random", "random"], 3000,
-                 2).summary()
-    assert list(ws["mean"]) == pytest.approx([x["share"] for x in s["seats"]], abs=1e-12)
+    s = simulate("protocole", ProtocoleConfig("each", None, 3), ["cautious", "random", "random"],
+                 3000, 2).summary()
+    assert list(ws["mean"]) == pytest.approx([x["share"] for x in s["sides"]], abs=1e-12)
     assert set(df["metric"]) >= {"win_share", "eliminated", "points", "rounds"}
 
 
@@ -56,7 +56,7 @@ def test_protocole_majority_scope_from_an_experiment_file(tmp_path):
     res = run_experiment(load_experiment(exp_file), out=tmp_path / "s", quiet=True)
     df = res.results
     for point, scope in ((0, "pooled"), (1, "per_dimension")):
-        s = simulate(ProtocoleConfig("coop", 2, 4, {"majority_scope": scope}), ["convention"],
-                     2000, 3).summary()
+        s = simulate("protocole", ProtocoleConfig("coop", 2, 4, {"majority_scope": scope}),
+                     ["convention"], 2000, 3).summary()
         ws = df[(df["point"] == point) & (df["metric"] == "win_share")]
-        assert list(ws["mean"]) == pytest.approx([s["win_rate"]] * 4, abs=1e-12)
+        assert list(ws["mean"]) == pytest.approx([s["sides"][0]["share"]] * 4, abs=1e-12)

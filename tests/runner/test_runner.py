@@ -10,7 +10,7 @@ import pytest
 
 from demos_sim.cli import main
 from demos_sim.demos.rules import DemosConfig
-from demos_sim.demos.sim import simulate
+from demos_sim.runner.simulate import simulate
 from demos_sim.runner import load_experiment, run_experiment
 from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.sim_common import CHUNK
@@ -31,8 +31,8 @@ def test_smoke_points_are_the_games_of_simulate(tmp_path):
     res = run_experiment(exp, out=tmp_path / "r", quiet=True)
     df = res.results
     for point, carre in ((0, 30), (1, 20)):
-        s = simulate(DemosConfig(variants={"carre_points": carre}), ["greedy"], CHUNK + 904,
-                     exp.seed).summary()
+        s = simulate("demos", DemosConfig(variants={"carre_points": carre}), ["greedy"],
+                     CHUNK + 904, exp.seed).summary()
         rows = df[(df["point"] == point)]
         ws = rows[rows["metric"] == "win_share"].sort_values("side")
         for side, r in zip(s["sides"], ws.itertuples()):
@@ -42,7 +42,7 @@ def test_smoke_points_are_the_games_of_simulate(tmp_path):
         one = rows.set_index("metric")
         assert one.loc["rounds", "mean"] == pytest.approx(s["mean_rounds"], abs=1e-12)
         assert one.loc["no_winner", "mean"] == pytest.approx(s["no_winner_share"], abs=1e-12)
-        assert one.loc["vetoes", "mean"] == pytest.approx(s["vetoes_per_game"], abs=1e-12)
+        assert one.loc["vetoes", "mean"] == pytest.approx(s["metrics"]["vetoes"]["mean"], abs=1e-12)
         # M1: shares + no winner + truncated = 1 at every point
         total = ws["mean"].sum() + one.loc["no_winner", "mean"] + one.loc["truncated", "mean"]
         assert total == pytest.approx(1.0, abs=1e-12)
@@ -269,6 +269,40 @@ def test_runner_then_simulate_in_one_process():
     with tempfile.TemporaryDirectory() as d:
         run_experiment(exp, out=Path(d) / "r", workers=2, quiet=True)
     cfg = DemosConfig()
-    a = simulate(cfg, ["random"], 9000, 3, workers=2).summary()
-    b = simulate(cfg, ["random"], 9000, 3, workers=1).summary()
+    a = simulate("demos", cfg, ["random"], 9000, 3, workers=2).summary()
+    b = simulate("demos", cfg, ["random"], 9000, 3, workers=1).summary()
     assert a["sides"] == b["sides"]
+
+
+def test_simulate_is_a_run_of_one_point_that_writes_nothing(tmp_path, monkeypatch):
+    """`simulate` is the runner's one-point run kept in memory: no results folder, no chunk
+    store, and the numbers of a `demos-sim run` of the same setup and seed."""
+    monkeypatch.chdir(tmp_path)
+    cfg = DemosConfig(variants={"carre_points": 20})
+    s = simulate("demos", cfg, ["greedy"], 1500, 11)
+    assert list(tmp_path.iterdir()) == [] and s.run.out is None
+    exp = write(tmp_path, 'name = "one"\ngame = "demos"\nseed = 11\ngames = 1500\n'
+                          'policies = ["greedy"]\n[variants]\ncarre_points = 20\n')
+    r = run_experiment(load_experiment(exp), out=tmp_path / "one", quiet=True).results
+    for m in ("win_share", "no_winner", "rounds", "vetoes", "points"):
+        a = s.rows(m).sort_values("side")
+        b = r[r["metric"] == m].sort_values("side")
+        assert list(a["total"]) == list(b["total"]) and list(a["sd"]) == list(b["sd"])
+
+
+def test_asking_fewer_metrics_plays_the_same_games():
+    """DĒMOS plays with its kernel statistics off when no asked quantity needs them: the
+    games are the same (equal exact totals of every shared quantity)."""
+    from demos_sim.game import get_game
+
+    g = get_game("demos")
+    cfg = DemosConfig("full", "2v3", 5)
+    specs = ["greedy", "heuristic", "greedy", "random", "greedy"]
+    full = g.play(cfg, specs, (), 4, 0, 700)
+    few = g.play(cfg, specs, (), 4, 0, 700, metrics=("win_share", "vetoes", "points"))
+    assert set(few) == {"win_share", "vetoes", "points"}
+    for m in few:
+        assert (few[m] == full[m]).all()
+    # a ratio quantity brings its denominator along
+    assert set(g.play(cfg, specs, (), 4, 0, 50, metrics=("combo_share",))) == {
+        "combo_share", "round_winners"}

@@ -69,10 +69,10 @@ def sections(out: Path, names: list[str]) -> list[dict]:
 def _span(values) -> str:
     vals = sorted({int(v) for v in values if v is not None})
     if not vals:
-        return "none"
+        return "no seed"
     if len(vals) <= 4:
-        return ", ".join(map(str, vals))
-    return f"{len(vals)} seeds, {vals[0]}–{vals[-1]}"
+        return ("seed " if len(vals) == 1 else "seeds ") + ", ".join(map(str, vals))
+    return f"{len(vals)} seeds from {vals[0]} to {vals[-1]}"
 
 
 def _games(runs: list[dict]) -> int:
@@ -87,7 +87,7 @@ def _stamp(secs: list[dict]) -> str:
     revs = sorted({str(r.get("git_revision"))[:10] for r in runs})
     return (f"<b>Rules contract {html.escape(', '.join(contracts))}</b> · demos-sim "
             f"{html.escape(', '.join(versions))} · git {html.escape(', '.join(revs))} · "
-            f"{len(runs)} runs, seeds {_span(r['seed'] for r in runs)} · "
+            f"{len(runs)} runs, {_span(r['seed'] for r in runs)} · "
             f"<b>{_games(runs):,} games</b> · rebuild: <code>demos-sim analyse "
             "--report-only</code>")
 
@@ -110,7 +110,7 @@ def _how_sure(s: dict) -> str:
         return "Reads the other sections' key figures (no games of its own)."
     bots = ", ".join(dict.fromkeys(r["bot"] for r in runs))
     return (f"{_games(runs):,} games in {len(runs)} runs (bots: {html.escape(bots)}; "
-            f"seeds {_span(r['seed'] for r in runs)}); every figure with its 95% interval.")
+            f"{_span(r['seed'] for r in runs)}); every figure with its 95% interval.")
 
 
 def _provenance(runs: list[dict]) -> list[list[str]]:

@@ -200,8 +200,8 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
                 md += [f"![{fig}]({name}/{fig})", ""]
         if s["findings"]:
             body.append(html_details(
-                f'Findings <span class="n">({len(s["findings"])}, as the analysis wrote '
-                "them; shares as fractions, differences in pp)</span>",
+                f'All findings <span class="n">({len(s["findings"])}, as the analysis '
+                "wrote them)</span>",
                 "<ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in s["findings"])
                 + "</ul>"))
             md += ["**Findings**", ""] + [f"- {f}" for f in s["findings"]] + [""]

@@ -180,7 +180,7 @@ def _tables(meta, df):
                     _val(r["diff"], "win_share", True),
                     _vci(r["diff_ci_low"], r["diff_ci_high"], "win_share", True)])
     other = [["point", "players", "grid point", "metric", "side", "mean", "95% CI",
-              "diff vs ref", "95% CI"]]
+              "diff vs ref (pp for % rows)", "95% CI"]]
     for _, r in df[df["metric"] != "win_share"].iterrows():
         m = r["metric"]
         unit = " (% of games)" if m in SHARES else ""

@@ -55,6 +55,7 @@ td,th{border:1px solid #d3d9df;padding:.15rem .35rem;text-align:left;vertical-al
  font-variant-numeric:tabular-nums;overflow-wrap:break-word}
 th{background:#eef1f4;font-weight:600}
 td .ci{display:block;font-size:.92em}
+table.dense{font-size:.72rem}table.dense td,table.dense th{padding:.1rem .2rem}
 ul.flags li{color:#a33c00}
 pre{background:#f4f6f8;padding:.8rem;overflow-x:auto;white-space:pre-wrap}
 .toc{columns:2 18rem;font-size:.95rem}
@@ -74,14 +75,18 @@ def md_table(rows: list[list[str]]) -> str:
     return "\n".join(out)
 
 
+DENSE = 12     # a table of more columns than this gets a smaller font
+
+
 def html_table(rows: list[list[str]], raw: bool = False) -> str:
     """An HTML table; ``rows[0]`` is the header. Cells are escaped unless ``raw`` (cells
-    already HTML)."""
+    already HTML). More than :data:`DENSE` columns: a smaller font, to fit the page."""
     esc = (lambda c: c) if raw else html.escape
+    cls = ' class="dense"' if len(rows[0]) > DENSE else ""
     head = "".join(f"<th>{esc(c)}</th>" for c in rows[0])
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>"
                    for r in rows[1:])
-    return (f'<div class="tablebox"><table><thead><tr>{head}</tr></thead>'
+    return (f'<div class="tablebox"><table{cls}><thead><tr>{head}</tr></thead>'
             f"<tbody>{body}</tbody></table></div>")
 
 

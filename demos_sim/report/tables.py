@@ -88,6 +88,15 @@ LABELS: dict[str, tuple[str, str]] = {
 BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
     ("veto", "veto_value"): {"diff": ("veto value: restricted − reference (pp of win share)",
                                       PP)},
+    ("teams", "summary"): {
+        "default_no_winner": ("no winner, default (% of games)", PCT),
+        "runner_up_unfairness": ("unfairness, runner-up (pp)", PP),
+        "fresh_best_unfairness": ("unfairness, best option on fresh deals (pp)", PP),
+        "best_minus_runner_up": ("best − runner-up, fresh deals (pp)", PP),
+        "best_minus_default": ("best − default, fresh deals (pp)", PP)},
+    ("teams", "confirm"): {"screen_unfairness": ("unfairness on the screen (pp)", PP),
+                           "diff": ("difference of unfairness (pp)", PP)},
+    ("teams", "options"): {"no_winner": ("no winner (% of games)", PCT)},
     ("veto", "team_vetoes"): {"diff": ("change vs 2 vetoes (pp of win share)", PP)},
     ("game_shape", "seat_share"): {"flag": ("flag", NUM)},
     ("media", "swing"): {"effect": ("with − without (pp)", PP)},
@@ -114,7 +123,7 @@ _LOW = re.compile(r"(^|_)(ci_)?low(_[ab])?$")
 _HIGH = re.compile(r"(^|_)(ci_)?high(_[ab])?$")
 
 
-def _fmt(v, kind: str, signed: bool = False) -> str:
+def _fmt(v, kind: str, signed: bool = False, column: str = "") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     if kind in (PCT, PP) and isinstance(v, (int, float)) and not isinstance(v, bool):
@@ -124,9 +133,18 @@ def _fmt(v, kind: str, signed: bool = False) -> str:
             "-", "−")
     if kind == P and isinstance(v, float):
         return "<0.001" if v < 1e-3 else f"{v:.3f}"
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10_000:
+    if (isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10_000
+            and column != "seed"):
         return f"{v:,}"
     return cell(v)
+
+
+def _breakable(cell_html: str) -> str:
+    """Let a long identifier (``variants_demos_individual``, ``seating=BABIA``) wrap
+    after its underscores, commas and equals signs."""
+    if len(cell_html) < 12:
+        return cell_html
+    return re.sub(r"([_,=/])(?!\s)", r"\1<wbr>", cell_html)
 
 
 def _groups(cols: list[str]) -> list[tuple[str, str | None, str | None]]:
@@ -152,10 +170,25 @@ def label(analysis: str, table: str, col: str, fixed_units: bool) -> tuple[str, 
     return lab, kind
 
 
+def transpose(rows: list[list[str]], keys: int = 2) -> list[list[str]]:
+    """A wide table of few rows turned on its side: one column per row, headed by the
+    row's first ``keys`` cells, one row per remaining column."""
+    keys = min(keys, len(rows[0]) - 1)
+    head = [" / ".join(rows[0][:keys])] + [" · ".join(r[:keys]) for r in rows[1:]]
+    return [head] + [[rows[0][j]] + [r[j] for r in rows[1:]]
+                     for j in range(keys, len(rows[0]))]
+
+
+WIDE_COLUMNS = 10      # a table of more columns than this …
+FEW_ROWS = 8           # … and at most this many rows is shown on its side
+
+
 def present(df: pd.DataFrame, analysis: str, table: str, max_rows: int
             ) -> tuple[list[list[str]], list[str]]:
     """``(rows, notes)``: the table's rows as HTML cells (``rows[0]`` the header) and the
-    notes to print above it (the columns that hold one value in every row)."""
+    notes to print above it (the columns that hold one value in every row). A table of
+    more than :data:`WIDE_COLUMNS` columns and at most :data:`FEW_ROWS` rows comes on its
+    side (:func:`transpose`), so that it fits the page."""
     fixed_units = not any(c in df.columns for c in ROW_UNITS)
     notes, keep = [], []
     for c in df.columns:
@@ -176,11 +209,13 @@ def present(df: pd.DataFrame, analysis: str, table: str, max_rows: int
         row = []
         for c, lo, hi in groups:
             _, kind = label(analysis, table, c, fixed_units)
-            s = html.escape(_fmt(rec[c], kind))
+            s = _breakable(html.escape(_fmt(rec[c], kind, column=c)))
             if lo:
                 a, b = _fmt(rec[lo], kind), _fmt(rec[hi], kind)
                 if a or b:
                     s += f" <span class=ci>[{html.escape(a)}, {html.escape(b)}]</span>"
             row.append(s)
         rows.append(row)
+    if len(rows[0]) > WIDE_COLUMNS and len(rows) - 1 <= FEW_ROWS:
+        rows = transpose(rows)
     return rows, notes

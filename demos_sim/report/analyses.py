@@ -1,13 +1,22 @@
-"""The analyses report: ``<out>/report.html`` and ``report.md``, one section per analysis.
+"""The analyses report: ``<out>/report.html`` and ``report.md``, answers first.
 
 Built only from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<name>/``
 (``section.json``, the CSV tables, the PNG plots, read with
 :mod:`demos_sim.analysis.core.sections`), so it can be rebuilt without playing a game
-(``demos-sim analyse --report-only``). Every section shows its method, its findings,
-its flags (conclusions to distrust: a sign that flips between bot rungs, a level that is
-not harder than the one below …), its tables with sample sizes and 95% intervals, its
-plots, and the provenance of every run (experiment, bot, seed, games, rules contract,
-version, git revision).
+(``demos-sim analyse --report-only``). The page reads top-down as a designer asks:
+
+1. a stamp (rules contract, package version, git revision, seeds, games) at the top and
+   the foot;
+2. the summary: each question answered in a sentence or two with the key figures and
+   their 95% intervals per bot (:mod:`demos_sim.report.headlines`), how many games, whether
+   the figures depend on bot skill (the robustness analysis's verdicts), the key plot;
+3. a glossary (win share, share of won games, parity, percentage points, intervals);
+4. one section per analysis: the answer again, its plots, then collapsed blocks: the
+   findings and flags as the analysis wrote them, each table with human labels and units
+   (:mod:`demos_sim.report.tables`) and a link to its CSV file, the method, the runs.
+
+PNG plots are embedded re-encoded with a small palette (:func:`markup.small_png`), so the
+single HTML file works offline and stays small.
 """
 
 from __future__ import annotations
@@ -17,34 +26,70 @@ from pathlib import Path
 
 import pandas as pd
 
-from demos_sim.analysis.core.formatting import cell
 from demos_sim.analysis.core.sections import has_section, read_section
-from demos_sim.report.markup import html_figure, html_page, html_table, md_table
+from demos_sim.report.headlines import headline, skill
+from demos_sim.report.markup import (html_details, html_page, html_table, md_table,
+                                     png_uri, small_png, text)
+from demos_sim.report.tables import present
 from demos_sim.runner.store import atomic_write_text
 
-MAX_ROWS = 80
+MAX_ROWS = 50
+WIDE = 2.2        # a key plot wider than this (width / height) goes under its answer
+TITLE = "demos-sim — the designer's analyses"
 
-
-def _rows(df: pd.DataFrame) -> list[list[str]]:
-    rows = [[str(c) for c in df.columns]]
-    for rec in df.head(MAX_ROWS).itertuples(index=False):
-        rows.append([cell(v) for v in rec])
-    return rows
-
-
-def _provenance(runs: list[dict]) -> list[list[str]]:
-    rows = [["experiment", "bot", "points", "games per point", "seed", "contract", "version",
-             "git revision"]]
-    for r in runs:
-        rows.append([r["name"], r["bot"], str(r["points"]), str(r["games_per_point"]),
-                     str(r["seed"]), str(r.get("contract")), str(r["version"]),
-                     str(r["git_revision"])])
-    return rows
+GLOSSARY = [
+    ("win share (share of games)",
+     "the fraction of all games a seat or side wins (RULES.md M1: a victory shared by k "
+     "counts 1/k). Games without a winner count for nobody, so the win shares and the "
+     "no-winner share add up to 100%."),
+    ("share of won games",
+     "a seat's or side's wins divided by the games that had a winner: it leaves out games "
+     "without a winner, so it compares sides fairly when that share differs."),
+    ("parity", "the share each seat or side would have if the game were fair: ½ for two "
+               "teams, ¼ for four players, and so on."),
+    ("pp (percentage points)",
+     "a difference of two shares: 20% → 22% is +2 pp. Tables show shares in % and "
+     "differences in pp; the CSV files keep fractions (0.01 = 1 pp)."),
+    ("[a, b]", "the 95% confidence interval. Comparisons are paired (both settings play "
+               "the same deals), so small differences are still measured precisely; an "
+               "interval that excludes 0 is a detected effect. Screens of many "
+               "comparisons give Holm-adjusted p-values."),
+    ("bots", "the players are programs of increasing skill (DĒMOS: greedy, then "
+             "heuristic; Protocole: random, cautious, convention, planner; L'Assemblée: "
+             "populations of civic, reciprocal or free-riding players). A finding that keeps "
+             "its sign from one bot to the next is more likely to hold for people."),
+]
 
 
 def sections(out: Path, names: list[str]) -> list[dict]:
     """The sections written under ``out``, in the order of ``names``."""
     return [read_section(out / n) for n in names if has_section(out / n)]
+
+
+def _span(values) -> str:
+    vals = sorted({int(v) for v in values if v is not None})
+    if not vals:
+        return "no seed"
+    if len(vals) <= 4:
+        return ("seed " if len(vals) == 1 else "seeds ") + ", ".join(map(str, vals))
+    return f"{len(vals)} seeds from {vals[0]} to {vals[-1]}"
+
+
+def _games(runs: list[dict]) -> int:
+    return sum(int(r["games_per_point"]) * int(r["points"]) for r in runs)
+
+
+def _stamp(secs: list[dict]) -> str:
+    """Contract, package version, git revision(s), seeds and games of every run."""
+    runs = [r for s in secs for r in s["runs"]]
+    contracts = sorted({str(r.get("contract")) for r in runs}) or ["not recorded"]
+    versions = sorted({str(r.get("version")) for r in runs})
+    revs = sorted({str(r.get("git_revision"))[:10] for r in runs})
+    return (f"<b>Rules contract {html.escape(', '.join(contracts))}</b> · demos-sim "
+            f"{html.escape(', '.join(versions))} · git {html.escape(', '.join(revs))} · "
+            f"{len(runs)} runs, {_span(r['seed'] for r in runs)} · "
+            f"<b>{_games(runs):,} games</b> · rebuild: <code>demos-sim analyse "
+            "--report-only</code>")
 
 
 def _contract_line(secs: list[dict]) -> str:
@@ -59,53 +104,143 @@ def _contract_line(secs: list[dict]) -> str:
             + " (see each section's runs).")
 
 
+def _how_sure(s: dict) -> str:
+    runs = s["runs"]
+    if not runs:
+        return "Reads the other sections' key figures (no games of its own)."
+    bots = ", ".join(dict.fromkeys(r["bot"] for r in runs))
+    return (f"{_games(runs):,} games in {len(runs)} runs (bots: {html.escape(bots)}; "
+            f"{_span(r['seed'] for r in runs)}); every figure with its 95% interval.")
+
+
+def _provenance(runs: list[dict]) -> list[list[str]]:
+    rows = [["experiment", "bot", "points", "games per point", "seed", "contract", "version",
+             "git revision"]]
+    for r in runs:
+        rows.append([r["name"], r["bot"], str(r["points"]), str(r["games_per_point"]),
+                     str(r["seed"]), str(r.get("contract")), str(r["version"]),
+                     str(r["git_revision"])[:10]])
+    return rows
+
+
+def _aspect(path: Path) -> float:
+    """Width / height of a PNG (0 when it is missing)."""
+    from PIL import Image
+
+    if not path.exists():
+        return 0.0
+    with Image.open(path) as im:
+        return im.size[0] / im.size[1]
+
+
+def _img(uri: str, alt: str) -> str:
+    return f'<img alt="{html.escape(alt)}" src="{uri}">'
+
+
 def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path]:
-    """``<out>/report.html`` and ``report.md``: a section per name of ``names`` (the report
-    order) that has one under ``out``."""
+    """``<out>/report.html`` and ``report.md``: the summary, then a section per name of
+    ``names`` (the report order) that has one under ``out``."""
     out = Path(out)
     secs = sections(out, names)
-    title = "demos-sim — the designer's analyses"
-    intro = ("Each section answers one of the designer's questions. Every figure carries "
-             "its sample size and a 95% confidence interval; comparisons between settings "
-             "are paired (the same deals, common random numbers) and report the paired "
-             "difference with its interval; where many comparisons are screened at once, "
-             "the section says which multiple-testing correction it applies. Regenerate "
-             "with `make analyses` (or `demos-sim analyse`). " + _contract_line(secs))
-    md = [f"# {title}", "", intro, "", "Sections: " + ", ".join(
-        f"[{s['title']}](#{s['name']})" for s in secs), ""]
-    body = [f"<h1>{html.escape(title)}</h1>", f"<p>{html.escape(intro)}</p>", "<ul>"]
-    body += [f'<li><a href="#{s["name"]}">{html.escape(s["title"])}</a></li>' for s in secs]
-    body.append("</ul>")
+    heads = {s["name"]: headline(out, s) for s in secs}
+    skills = {s["name"]: skill(out, s["name"], heads[s["name"]].figures) for s in secs
+              if s["name"] != "robustness"}      # robustness's answer is about skill
+    skills["robustness"] = ("meta", "")
+    uris = {(s["name"], f): png_uri(small_png((out / s["name"] / f).read_bytes()))
+            for s in secs for f in s["figures"] if (out / s["name"] / f).exists()}
+    stamp = _stamp(secs)
+
+    lead = ("Each card answers one of the designer's questions from simulated games; the "
+            "numbers are estimates with their 95% interval, one per bot. Details, tables "
+            "(with CSV files) and the method follow in one section per question. "
+            + _contract_line(secs))
+    body = [f'<p class="lead">{html.escape(lead)}</p>',
+            '<h2 id="summary">Summary: the answers</h2>']
+    md = [f"# {TITLE}", "", text(stamp), "", lead, "", "## Summary: the answers", ""]
     for s in secs:
-        folder = out / s["name"]
-        md += [f'<a id="{s["name"]}"></a>', f"## {s['title']}", "", s["method"], ""]
-        body += [f'<h2 id="{s["name"]}">{html.escape(s["title"])}</h2>',
-                 f"<p>{html.escape(s['method'])}</p>"]
+        h, (cls, sk) = heads[s["name"]], skills[s["name"]]
+        plot = ""
+        if h.key_plot and (s["name"], h.key_plot) in uris:
+            plot = (f'<figure>{_img(uris[(s["name"], h.key_plot)], h.key_plot)}'
+                    f"<figcaption>{html.escape(h.key_plot)}</figcaption></figure>")
+        wide = h.key_plot and _aspect(out / s["name"] / h.key_plot) > WIDE
+        body.append(
+            f'<div class="card{" wide" if wide else ""}" id="card-{s["name"]}"><div><h3><a href="#{s["name"]}">'
+            f'{html.escape(h.question)}</a></h3><p class="answer">{h.answer}</p>'
+            f'<p class="meta {cls}">{sk}</p><p class="meta">{_how_sure(s)}</p></div>'
+            f"<div>{plot}</div></div>")
+        md += [f"### {text(h.question)}", "", text(h.answer), "", f"*{text(sk)}* "
+               f"{text(_how_sure(s))} [Details](#{s['name']})", ""]
+        if h.key_plot:
+            md += [f"![{h.key_plot}]({s['name']}/{h.key_plot})", ""]
+
+    gloss = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in GLOSSARY)
+    body.append(f'<div class="gloss" id="glossary"><b>How to read the numbers</b>'
+                f"<dl>{gloss}</dl></div>")
+    md += ["## How to read the numbers", ""] + [f"- **{k}**: {v}" for k, v in GLOSSARY] + [""]
+    body.append('<p class="toc">Sections: ' + " · ".join(
+        f'<a href="#{s["name"]}">{html.escape(s["title"])}</a>' for s in secs) + "</p>")
+
+    for s in secs:
+        name, folder, h = s["name"], out / s["name"], heads[s["name"]]
+        cls, sk = skills[name]
+        body += [f'<section id="{name}"><h2>{html.escape(s["title"])}</h2>',
+                 f'<p class="question">{html.escape(h.question)}</p>',
+                 f'<p class="answer">{h.answer}</p>', f'<p class="meta {cls}">{sk}</p>',
+                 f'<p class="meta">{_how_sure(s)}</p>']
+        md += [f'<a id="{name}"></a>', f"## {s['title']}", "", f"**{text(h.question)}** "
+               f"{text(h.answer)}", "", f"*{text(sk)}*", ""]
+        if h.key_plot and (name, h.key_plot) in uris:
+            body.append(f'<p class="meta">Key plot ({html.escape(h.key_plot)}): in '
+                        f'<a href="#card-{name}">the summary</a>. The other plots:</p>')
+        for fig in s["figures"]:
+            if (name, fig) in uris and fig != h.key_plot:
+                body.append(f"<figure>{_img(uris[(name, fig)], fig)}"
+                            f"<figcaption>{html.escape(fig)}</figcaption></figure>")
+                md += [f"![{fig}]({name}/{fig})", ""]
         if s["findings"]:
+            body.append(html_details(
+                f'All findings <span class="n">({len(s["findings"])}, as the analysis '
+                "wrote them)</span>",
+                "<ul>" + "".join(f"<li>{html.escape(f)}</li>" for f in s["findings"])
+                + "</ul>"))
             md += ["**Findings**", ""] + [f"- {f}" for f in s["findings"]] + [""]
-            body += ["<h3>Findings</h3><ul>"] + [f"<li>{html.escape(f)}</li>"
-                                                 for f in s["findings"]] + ["</ul>"]
         if s["flags"]:
+            body.append(html_details(
+                f'<span class="warn">⚠ Flags</span> <span class="n">({len(s["flags"])}: '
+                "conclusions to distrust)</span>",
+                '<ul class="flags">' + "".join(f"<li>{html.escape(f)}</li>"
+                                               for f in s["flags"]) + "</ul>"))
             md += ["**Flags**", ""] + [f"- ⚠ {f}" for f in s["flags"]] + [""]
-            body += ['<h3>Flags</h3><ul style="color:#a40">'] + [
-                f"<li>{html.escape(f)}</li>" for f in s["flags"]] + ["</ul>"]
         for t in s.get("show", s["tables"]):
             path = folder / f"{t}.csv"
             if not path.exists():
                 continue
             df = pd.read_csv(path)
-            more = f" (first {MAX_ROWS} of {len(df)} rows)" if len(df) > MAX_ROWS else ""
-            md += [f"### {t}{more}", "", f"[{t}.csv]({s['name']}/{t}.csv)", "",
-                   md_table(_rows(df)), ""]
-            body += [f"<h3>{html.escape(t)}{html.escape(more)}</h3>", html_table(_rows(df))]
-        for fig in s["figures"]:
-            md += [f"![{fig}]({s['name']}/{fig})", ""]
-            body.append(html_figure((folder / fig).read_bytes(), fig, fig))
+            rows, notes = present(df, name, t, MAX_ROWS)
+            more = f", first {MAX_ROWS} shown" if len(df) > MAX_ROWS else ""
+            label = t.replace("_", " ")
+            inner = ((f'<p class="meta">In every row: {"; ".join(notes)}.</p>' if notes
+                      else "") + html_table(rows, raw=True))
+            body.append(html_details(
+                f'Table: {html.escape(label)} <span class="n">({len(df)} rows{more}) · '
+                f'<a href="{name}/{t}.csv" download>CSV</a></span>', inner))
+            md += [f"### Table: {label} ({len(df)} rows{more})", "",
+                   f"[{t}.csv]({name}/{t}.csv)", ""]
+            if notes:
+                md += ["In every row: " + text("; ".join(notes)) + ".", ""]
+            md += [md_table([[text(c) for c in r] for r in rows]), ""]
+        body.append(html_details("Method", f"<p>{html.escape(s['method'])}</p>"))
+        md += ["**Method.** " + s["method"], ""]
         if s["runs"]:
+            body.append(html_details(
+                f'Runs <span class="n">({len(s["runs"])}: seeds, games, contract, '
+                "version, git revision)</span>", html_table(_provenance(s["runs"]))))
             md += ["*Runs*", "", md_table(_provenance(s["runs"])), ""]
-            body += ["<h3>Runs</h3>", html_table(_provenance(s["runs"]))]
-    page = html_page(title, body)
+        body.append("</section>")
+
+    page = html_page(TITLE, body, stamp)
     html_path, md_path = out / "report.html", out / "report.md"
-    atomic_write_text(md_path, "\n".join(md))
+    atomic_write_text(md_path, "\n".join(md + ["---", "", text(stamp), ""]))
     atomic_write_text(html_path, page)
     return html_path, md_path

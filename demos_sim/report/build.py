@@ -9,8 +9,12 @@ Reads what ``demos-sim run`` wrote (``meta.json``, ``results.parquet``,
   reference point with their 95% CIs (when the grid has more than one point);
 - ``plots/points.png`` and ``plots/rounds.png``: distributions of final points (all
   seats) and of game length, one line per grid point;
-- ``report.md`` (links the PNGs) and ``report.html`` (the same content, PNGs embedded),
-  both stamped with experiment, seed, configuration, games, version and git revision.
+- ``report.md`` (links the PNGs) and ``report.html`` (the same content, PNGs embedded
+  with a small palette, tables collapsed with a CSV download each), both stamped with
+  rules contract, seed, games, version and git revision at the top. The page opens with
+  the answers at a glance (per player count: the spread of the reference point's win
+  shares, and each grid point's largest paired change with its interval), then the
+  plots, the tables (shares in %, differences in percentage points) and the run.
 
 Plots use matplotlib's object API (``Figure`` + Agg canvas), not pyplot: no global state,
 no display needed.
@@ -18,7 +22,9 @@ no display needed.
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import math
 from pathlib import Path
@@ -27,7 +33,8 @@ import numpy as np
 
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.plotting import panels, png_bytes
-from demos_sim.report.markup import html_figure, html_page, html_table, md_table
+from demos_sim.report.markup import (csv_data_uri, html_details, html_figure, html_page,
+                                     html_table, md_table, text)
 from demos_sim.runner.results import load_results
 from demos_sim.runner.store import atomic_write_bytes, atomic_write_text
 
@@ -142,33 +149,116 @@ def _stamp(meta) -> list[tuple[str, str]]:
     ]
 
 
+SHARES = ("win_share", "no_winner", "truncated")     # metrics that are shares of games
+UNITS = {"win_share": "win share", "no_winner": "no winner", "truncated":
+         "stopped by round cap", "rounds": "rounds per game", "points": "final points",
+         "vetoes": "vetoes per game"}
+
+
+def _val(v, metric: str, diff: bool = False) -> str:
+    """A metric's value: shares in % (differences in pp, signed), others as stored."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if metric in SHARES:
+        return f"{100 * v:+.2f}" if diff else f"{100 * v:.2f}"
+    return f"{v:+.4f}" if diff else _FMT.format(v)
+
+
+def _vci(lo, hi, metric: str, diff: bool = False) -> str:
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return ""
+    return f"[{_val(lo, metric, diff)}, {_val(hi, metric, diff)}]"
+
+
 def _tables(meta, df):
     ws = df[df["metric"] == "win_share"]
-    win = [["point", "players", "grid point", "side", "seats", "win share", "95% CI",
-            "diff vs ref", "95% CI"]]
+    win = [["point", "players", "grid point", "side", "seats", "win share (%)", "95% CI",
+            "diff vs ref (pp)", "95% CI"]]
     for _, r in ws.iterrows():
         win.append([str(r["point"]), str(r["players"]), r["label"], r["side"], r["seats"],
-                    _num(r["mean"]), _ci(r["ci_low"], r["ci_high"]), _num(r["diff"]),
-                    _ci(r["diff_ci_low"], r["diff_ci_high"])])
+                    _val(r["mean"], "win_share"), _vci(r["ci_low"], r["ci_high"], "win_share"),
+                    _val(r["diff"], "win_share", True),
+                    _vci(r["diff_ci_low"], r["diff_ci_high"], "win_share", True)])
     other = [["point", "players", "grid point", "metric", "side", "mean", "95% CI",
-              "diff vs ref", "95% CI"]]
+              "diff vs ref (pp for % rows)", "95% CI"]]
     for _, r in df[df["metric"] != "win_share"].iterrows():
-        other.append([str(r["point"]), str(r["players"]), r["label"], r["metric"], r["side"],
-                      _num(r["mean"]), _ci(r["ci_low"], r["ci_high"]), _num(r["diff"]),
-                      _ci(r["diff_ci_low"], r["diff_ci_high"])])
+        m = r["metric"]
+        unit = " (% of games)" if m in SHARES else ""
+        other.append([str(r["point"]), str(r["players"]), r["label"], UNITS.get(m, m) + unit,
+                      r["side"], _val(r["mean"], m), _vci(r["ci_low"], r["ci_high"], m),
+                      _val(r["diff"], m, True),
+                      _vci(r["diff_ci_low"], r["diff_ci_high"], m, True)])
     return win, other
 
 
+def _csv(rows: list[list[str]]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
+def _summary(meta, df) -> list[str]:
+    """The answers at a glance (HTML sentences): per player count, the reference point's
+    spread of win shares and no-winner share, then each other grid point's largest paired
+    change of a side's win share and of the no-winner share, with intervals."""
+    out = []
+    for b in sorted(df["block"].unique()):
+        pts = [p for p in meta["points"] if p["block"] == b]
+        ref = next((p for p in pts if p["ref_point"] is None), pts[0])
+        rows = df[(df["block"] == b) & (df["point"] == ref["point"])]
+        ws = rows[rows["metric"] == "win_share"].sort_values("mean")
+        lo, hi = ws.iloc[0], ws.iloc[-1]
+        nw = rows[rows["metric"] == "no_winner"]
+        s = (f"<b>{ref['players']} players, {html.escape(ref['label'] or 'the setting')}"
+             f"</b>{' (reference)' if len(pts) > 1 else ''}: win shares from "
+             f"<span class=fig>{100 * lo['mean']:.1f}%</span> (seat/side "
+             f"{html.escape(str(lo['side']))}) to <span class=fig>{100 * hi['mean']:.1f}%"
+             f"</span> ({html.escape(str(hi['side']))})")
+        if len(nw):
+            s += (f"; <span class=fig>{100 * nw['mean'].iloc[0]:.1f}%</span> of games "
+                  "without a winner")
+        out.append(s + ".")
+        for p in pts:
+            if p["ref_point"] is None:
+                continue
+            r = df[(df["point"] == p["point"]) & (df["metric"] == "win_share")]
+            big = r.loc[(r["diff"].abs()).idxmax()]
+            det = big["diff_ci_low"] > 0 or big["diff_ci_high"] < 0
+            t = (f"{html.escape(p['label'])}: largest change of a win share "
+                 f"<span class=fig>{100 * big['diff']:+.2f} pp</span> <span class=ci>"
+                 f"{_vci(big['diff_ci_low'], big['diff_ci_high'], 'win_share', True)}"
+                 f"</span> (side {html.escape(str(big['side']))}; "
+                 f"{'detected' if det else 'within noise: the interval contains 0'})")
+            n = df[(df["point"] == p["point"]) & (df["metric"] == "no_winner")]
+            if len(n):
+                ci = _vci(n["diff_ci_low"].iloc[0], n["diff_ci_high"].iloc[0], "no_winner",
+                          True)
+                t += (f"; no winner <span class=fig>{100 * n['diff'].iloc[0]:+.2f} pp"
+                      f"</span> <span class=ci>{ci}</span>")
+            out.append(t + ".")
+    return out
+
+
 _NOTES = (
-    "Win shares follow RULES.md M1: a victory shared by k counts 1/k; games without a "
-    "winner (`no_winner`) and games stopped by `round_cap` (`truncated`) count for nobody, "
-    "so each point's win shares, no-winner and truncated shares add up to 1. "
+    "Win share (share of games): the fraction of all games a seat or side wins (RULES.md "
+    "M1: a victory shared by k counts 1/k); games without a winner (`no_winner`) and games "
+    "stopped by `round_cap` (`truncated`) count for nobody, so each point's win shares, "
+    "no-winner and truncated shares add up to 100%. Shares are shown in % and their "
+    "differences in percentage points (pp: 20% → 22% is +2 pp). "
     "Intervals are 95% normal intervals of the mean per-game value with the sample "
     "variance. Every grid point of a player count plays the same deals (same chunk seeds), "
     "so `diff vs ref` is the mean of per-game paired differences from the reference point, "
     "with the interval of that mean (exact sums of x, x², and x·x_ref kept per chunk); "
     "intervals are not adjusted for multiple comparisons."
 )
+
+
+def _stamp_line(meta) -> str:
+    return (f"<b>Rules contract {html.escape(str(meta.get('contract')))}</b> · demos-sim "
+            f"{html.escape(str(meta['version']))} · git "
+            f"{html.escape(str(meta['git_revision']))[:10]} · seed {meta['seed']} · "
+            f"<b>{meta['games_played']:,} games</b> ({meta['games_per_point']:,} per grid "
+            f"point) · experiment {html.escape(meta['experiment']['name'])}")
 
 
 def build_report(results_dir: str | Path, out: str | Path | None = None) -> tuple[Path, Path]:
@@ -197,29 +287,41 @@ def build_report(results_dir: str | Path, out: str | Path | None = None) -> tupl
     title = f"Experiment {exp['name']}"
     stamp = _stamp(meta)
     win, other = _tables(meta, df)
+    summary = _summary(meta, df)
 
-    md = [f"# {title}", ""]
+    md = [f"# {title}", "", text(_stamp_line(meta)), ""]
     if exp["description"]:
         md += [exp["description"], ""]
-    md += [md_table([["", ""]] + [[k, v] for k, v in stamp]), "",
-           "## Win share by side (M1)", "", md_table(win), "",
-           "## Other metrics", "", md_table(other), "", "## Plots", ""]
+    md += ["## At a glance", ""] + [f"- {text(s)}" for s in summary] + [""]
+    md += ["## Plots", ""]
     for name, caption, _ in plots:
         md += [f"![{caption}](plots/{name})", "", f"*{caption}*", ""]
-    md += ["## How to read it", "", _NOTES, "", "## Experiment file", "", "```toml",
-           exp["file"].rstrip(), "```", ""]
+    md += ["## Win share by side (M1)", "", md_table(win), "",
+           "## Other metrics", "", md_table(other), "",
+           "## How to read it", "", _NOTES, "",
+           "## Run", "", md_table([["", ""]] + [[k, v] for k, v in stamp]), "",
+           "## Experiment file", "", "```toml", exp["file"].rstrip(), "```", ""]
 
-    body = [f"<h1>{html.escape(title)}</h1>"]
+    body = []
     if exp["description"]:
-        body.append(f"<p>{html.escape(exp['description'])}</p>")
-    body.append(html_table([["", ""]] + [[k, v] for k, v in stamp]))
-    body += ["<h2>Win share by side (M1)</h2>", html_table(win),
-             "<h2>Other metrics</h2>", html_table(other), "<h2>Plots</h2>"]
+        body.append(f'<p class="lead">{html.escape(exp["description"])}</p>')
+    body += ['<h2 id="summary">At a glance</h2>', '<div class="answer"><ul>']
+    body += [f"<li>{s}</li>" for s in summary] + ["</ul></div>"]
+    body += ['<div class="gloss"><b>How to read it.</b> ' + html.escape(_NOTES) + "</div>",
+             '<h2 id="plots">Plots</h2>', '<div class="plots">']
     for name, caption, png in plots:
         body.append(html_figure(png, caption, caption))
-    body += ["<h2>How to read it</h2>", f"<p>{html.escape(_NOTES)}</p>",
-             "<h2>Experiment file</h2>", f"<pre>{html.escape(exp['file'])}</pre>"]
-    page = html_page(title, body)
+    body.append("</div>")
+    body.append('<h2 id="tables">Tables</h2>')
+    for label, rows, fname in (("Win share by side (M1)", win, "win_share.csv"),
+                               ("Other metrics", other, "other_metrics.csv")):
+        body.append(html_details(
+            f'{html.escape(label)} <span class="n">({len(rows) - 1} rows) · '
+            f'<a download="{fname}" href="{csv_data_uri(_csv(rows))}">CSV</a></span>',
+            html_table(rows)))
+    body += ['<h2 id="run">Run</h2>', html_table([["", ""]] + [[k, v] for k, v in stamp]),
+             html_details("Experiment file", f"<pre>{html.escape(exp['file'])}</pre>")]
+    page = html_page(title, body, _stamp_line(meta))
 
     html_path, md_path = out / "report.html", out / "report.md"
     atomic_write_text(md_path, "\n".join(md))

@@ -37,6 +37,20 @@ def test_report_builds_html_markdown_and_plots(results, capsys):
     assert "![Win share by side" in md and "(plots/win_share.png)" in md
     assert "<td>seed</td><td>1</td>" in page
     assert page.count('src="data:image/png;base64,') == 4
+    # answers first: the glance, then the plots, then the tables (collapsed, with CSV)
+    assert page.index('id="summary"') < page.index('id="plots"') < page.index("<table")
+    assert page.count('href="data:text/csv') == 2 and "<details open" not in page
+    stamp = (f"<b>Rules contract {meta['contract']}</b> · demos-sim {meta['version']} · git "
+             f"{meta['git_revision'][:10]} · seed 1 · <b>{meta['games_played']:,} games</b>")
+    assert page.count(stamp) == 2                              # top and foot
+    # the glance quotes the largest paired change of carre_points=20 with its interval
+    win_table = md[md.index("## Win share by side"):md.index("## Other metrics")]
+    ws = [ln for ln in win_table.splitlines() if ln.startswith("| 1 | 4 | carre_points=20 |")]
+    assert len(ws) == 4
+    diffs = [float(ln.split(" | ")[7]) for ln in ws]
+    big = max(map(abs, diffs))          # (rounded: any side at the largest size will do)
+    assert any(f"carre_points=20: largest change of a win share {d:+.2f} pp" in md
+               for d in diffs if abs(d) == big)
     # every win-share row of the table is in the summary: 2 points × 4 seats
     assert sum(1 for line in md.splitlines() if line.startswith("| 1 | 4 | carre_points=20 |")
                and "0.0" in line) >= 4

@@ -1,0 +1,273 @@
+"""The summary of the analyses report: each designer question answered in a sentence or two.
+
+The numbers come from what the analyses wrote, never from new computation: the key figures
+every analysis names (collected by the robustness analysis in
+``robustness/key_figures.csv``: figure, bot, mean, 95% interval), the robustness
+analysis's verdicts (``robustness/comparison.csv``: does a figure keep its sign from one
+bot to another?), and for a few sentences one row of a section's own table
+(``tuning/best.csv``, ``protocole_levels/level_steps.csv``). A sentence names the figures
+it quotes, so the summary can say whether *those* depend on bot skill.
+
+When a figure a sentence needs is missing (an analysis rerun with other setups, a report
+of a few analyses only), the sentence is left out and the summary shows the section's
+first finding instead: the report never fails for want of a headline.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from demos_sim.analysis.core.sections import has_section
+
+
+@dataclass
+class Headline:
+    question: str
+    answer: str                      # HTML
+    figures: list[str] = field(default_factory=list)   # key figures quoted
+    key_plot: str | None = None      # a figure file of the section
+
+
+class Figures:
+    """The key figures of one analysis, rendered for a sentence; remembers what it quoted."""
+
+    def __init__(self, kf: pd.DataFrame, analysis: str):
+        self.kf = kf[kf["analysis"] == analysis]
+        self.used: list[str] = []
+
+    def rows(self, name: str) -> pd.DataFrame:
+        r = self.kf[self.kf["figure"] == name]
+        if r.empty:
+            raise KeyError(name)
+        if name not in self.used:
+            self.used.append(name)
+        return r
+
+    def value(self, name: str, bot: str | None = None) -> float:
+        r = self.rows(name)
+        if bot is not None:
+            r = r[r["bot"] == bot]
+        return float(r["mean"].iloc[0])
+
+    def __call__(self, name: str, unit: str = "pp", bots: int = 3) -> str:
+        """``name`` at every bot: ``−0.21 pp [−0.24, −0.19] greedy; …``."""
+        parts = []
+        for r in self.rows(name).drop_duplicates("bot").head(bots).itertuples(index=False):
+            parts.append(f'{value(r.mean, unit, True)} '
+                         f'<span class=ci>[{value(r.ci_low, unit)}, {value(r.ci_high, unit)}]'
+                         f'</span> <span class=bot>{html.escape(str(r.bot))}</span>')
+        return "; ".join(parts)
+
+
+def value(x: float, unit: str, bold: bool = False) -> str:
+    """A number of a sentence: ``pp`` (a difference of shares ×100, signed), ``pct``
+    (a share ×100), ``num`` (as it is, 2 decimals)."""
+    if unit == "pp":
+        s = f"{100 * x:+.2f}" if abs(100 * x) < 10 else f"{100 * x:+.1f}"
+        s = s.replace("-", "−") + (" pp" if bold else "")
+    elif unit == "pct":
+        s = f"{100 * x:.1f}" + ("%" if bold else "")
+    else:
+        s = f"{x:.2f}"
+    return f"<span class=fig>{s}</span>" if bold else s
+
+
+# ------------------------------------------------------------------ one per analysis
+def _veto(f: Figures, out: Path) -> Headline:
+    return Headline(
+        "How much is the veto worth?",
+        "Barring a player from vetoing changes its win share, at 4 players and on average "
+        f"over the seats, by {f('veto value, individual 4p, average over seats')}: "
+        "negative means the veto is worth that much. In 2v3 the team of two keeps its "
+        "second veto and its share of won games is still "
+        f"{f('2v3 team A share of won games - 1/2, team_vetoes 2')} away from parity (½).",
+        f.used, "veto_heatmap.png")
+
+
+def _media(f: Figures, out: Path) -> Headline:
+    return Headline(
+        "What does the Media change?",
+        "Letting every player act with their Media, against nobody doing so on the same "
+        "deals, changes the share of 4-player games without a winner by "
+        f"{f('Media swing (with - without), individual 4p, no-winner share')}, and the "
+        "2v2+1 Independent's win share by "
+        f"{f('Media swing (with - without), 2v2+1, win share of I')}.",
+        f.used, "swing.png")
+
+
+def _teams(f: Figures, out: Path) -> Headline:
+    return Headline(
+        "Are the team modes fair?",
+        "Distance of a side's share of won games from parity (0 = fair): 2v2 side A "
+        f"{f('2v2 default seating, side A share - parity')}; 2v3 team of two "
+        f"{f('2v3 default seating, side A share - parity')}; 2v2+1 Independent "
+        f"{f('2v2+1 default seating, side I share - parity')}. The best seating or veto "
+        "count found for 2v3 changes its unfairness by "
+        f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals).",
+        f.used, "sides.png")
+
+
+def _protocole(f: Figures, out: Path) -> Headline:
+    steps = pd.read_csv(out / "protocole_levels" / "level_steps.csv")
+    tested = steps[steps["in_family"].astype(bool)]
+    harder = int(tested["harder"].astype(bool).sum())
+    return Headline(
+        "Is each Protocole level harder than the one below?",
+        f"Level by level, {harder} of {len(tested)} paired tests (Holm) find the upper "
+        "level harder. At 4 players the cooperative win rate changes by "
+        f"{f('coop win rate, level 2 vs 1, 4p')} from level 1 to 2 and by "
+        f"{f('coop win rate, level 3 vs 2, 4p')} from 2 to 3. Each for themselves, the "
+        "first player (seat 0) is "
+        f"{f('each: seat 0 win-share edge, 4p')} from an equal share at 4 players.",
+        f.used, "difficulty_curves.png")
+
+
+def _game_shape(f: Figures, out: Path) -> Headline:
+    return Headline(
+        "Does the seat matter, and what does a game look like?",
+        "At 4 players (full rules) the first dealer's (seat 0) share of won games is "
+        f"{f('share of won games - parity, full 4p, seat/side 0')} from parity; "
+        f"{f('no-winner share, full 4p', 'pct')} of games end without a winner, and a "
+        f"game lasts {f('rounds per game, full 4p', 'num')} rounds.",
+        f.used, "seat_heatmap.png")
+
+
+def _tuning(f: Figures, out: Path) -> Headline:
+    best = pd.read_csv(out / "tuning" / "best.csv")
+    cols = list(best.columns)
+    params = cols[cols.index("role") + 1:cols.index("measure")]
+    b = best[best["role"] == "best"].iloc[0]
+    d = best[best["role"] == "default"].iloc[0]
+    setting = ", ".join(f"{html.escape(p)} = {b[p]}" for p in params)
+    default = ", ".join(f"{b2}" for b2 in (d[p] for p in params))
+    return Headline(
+        "Which point values bring the seats closer to parity?",
+        f"The tuner's best setting ({setting}; default {html.escape(default)}) changes "
+        "the seat spread (distance of the seats from parity) by "
+        f"{f('tuning: best − default seat_parity')} and the Carré's share of rounds by "
+        f"{f('tuning: best − default carre_share')}, compared with the default.",
+        f.used, "tuning_tradeoff.png")
+
+
+def _variants(f: Figures, out: Path) -> Headline:
+    rows = f.kf[f.kf["figure"].str.startswith("variants: ")]
+    if rows.empty:
+        raise KeyError("variants")
+    first = rows["bot"].iloc[0]
+    top = (rows[rows["bot"] == first].assign(size=lambda d: d["mean"].abs())
+           .sort_values("size", ascending=False).head(3))
+    parts = []
+    for r in top.itertuples(index=False):
+        name = r.figure.removeprefix("variants: ").replace("Δ win share", "win share of")
+        parts.append(f"{html.escape(name)}: {f(r.figure, bots=2)}")
+    return Headline(
+        "Which rule readings and variants move the balance most?",
+        "The three largest changes of a side's win share in the variant screen (paired "
+        "against the default on the same deals): " + "; ".join(parts) + ".",
+        f.used, "variant_effects.png")
+
+
+def _assemblee(f: Figures, out: Path) -> Headline:
+    gain = f.rows("free rider gain, 10p")
+    pays = [str(b) for b, lo in zip(gain["bot"], gain["ci_low"]) if lo > 0]
+    not_ = [str(b) for b, hi in zip(gain["bot"], gain["ci_high"]) if hi < 0]
+    verdict = (f"free riding pays among {html.escape(', '.join(pays) or 'no population')} "
+               f"players and costs among {html.escape(', '.join(not_) or 'none')}")
+    return Headline(
+        "Does L'Assemblée punish free riders?",
+        "A free rider's win share minus a cooperator's, among 10 players: "
+        f"{f('free rider gain, 10p')} (6 players: {f('free rider gain, 6p')}): "
+        f"{verdict}. Cities of cooperators "
+        f"collapse in {f('collapse rate, cooperators 10p', 'pct')} of 10-player games.",
+        f.used, "public_goods_10p.png")
+
+
+def _robustness(out: Path) -> Headline:
+    c = pd.read_csv(out / "robustness" / "comparison.csv")
+    if c.empty:
+        raise KeyError("robustness")
+    n = c["verdict"].value_counts()
+    flips = c[c["verdict"] == "flips"]["analysis"].value_counts()
+    where = ", ".join(f"{k} {v}" for k, v in flips.items()) or "none"
+    return Headline(
+        "Do the conclusions hold with a stronger bot?",
+        f"Of {len(c)} comparisons of {c['figure'].nunique()} key figures between two "
+        f"bots, <span class=fig>{n.get('agrees', 0)}</span> keep their sign, "
+        f"<span class=fig>{n.get('fragile', 0)}</span> are fragile (one bot detects an "
+        f"effect the other does not) and <span class=fig>{n.get('flips', 0)}</span> flip "
+        f"(by analysis: {html.escape(where)}). L'Assemblée's “bots” are different "
+        "populations (civic, reciprocal), so its flips are findings, not doubts.",
+        [], "robustness.png")
+
+
+BUILDERS = {"veto": _veto, "media": _media, "teams": _teams,
+            "protocole_levels": _protocole, "game_shape": _game_shape, "tuning": _tuning,
+            "variants": _variants, "assemblee": _assemblee}
+
+
+def _key_figures(out: Path) -> pd.DataFrame:
+    path = out / "robustness" / "key_figures.csv"
+    if not path.exists():
+        return pd.DataFrame(columns=["analysis", "figure", "bot", "mean", "ci_low",
+                                     "ci_high"])
+    return pd.read_csv(path)
+
+
+def comparisons(out: Path) -> pd.DataFrame:
+    path = out / "robustness" / "comparison.csv"
+    return pd.read_csv(path) if path.exists() else pd.DataFrame(
+        columns=["analysis", "figure", "bot_a", "bot_b", "verdict"])
+
+
+def headline(out: Path, sec: dict) -> Headline:
+    """The question and answer of a section (its first finding when no sentence fits)."""
+    name = sec["name"]
+    try:
+        if name == "robustness":
+            h = _robustness(out)
+        elif name in BUILDERS:
+            h = BUILDERS[name](Figures(_key_figures(out), name), out)
+        else:
+            raise KeyError(name)
+    except (KeyError, IndexError, ValueError, FileNotFoundError):
+        first = sec["findings"][0] if sec["findings"] else "No findings recorded."
+        h = Headline(sec["title"], html.escape(first))
+    if h.key_plot not in sec["figures"]:
+        h.key_plot = sec["figures"][0] if sec["figures"] else None
+    return h
+
+
+def skill(out: Path, name: str, used: list[str]) -> tuple[str, str]:
+    """``(css class, HTML)``: whether the section's figures depend on bot skill, from the
+    robustness analysis's verdicts (the quoted figures first, then the whole section)."""
+    c = comparisons(out)
+    c = c[c["analysis"] == name]
+    if c.empty:
+        return "meta", "Bot skill: not compared (one bot, or no key figures)."
+    bots = ", ".join(dict.fromkeys(list(c["bot_a"]) + list(c["bot_b"])))
+    n = c["verdict"].value_counts()
+    whole = (f"all {len(c)} comparisons of this analysis: {n.get('agrees', 0)} keep their "
+             f"sign, {n.get('fragile', 0)} fragile, {n.get('flips', 0)} flip")
+    q = c[c["figure"].isin(used)]
+    if q.empty:
+        cls = "warn" if n.get("flips", 0) else "meta"
+        return cls, f"Bot skill ({html.escape(bots)}): {whole}."
+    qn = q["verdict"].value_counts()
+    if qn.get("flips", 0):
+        return "warn", (f"⚠ Depends on bot skill: a figure quoted above changes sign "
+                        f"between bots ({html.escape(bots)}); {whole}.")
+    if qn.get("fragile", 0):
+        return "warn", (f"~ Partly depends on bot skill: {qn.get('fragile', 0)} of the "
+                        f"{len(q)} comparisons quoted above are detected by one bot only "
+                        f"({html.escape(bots)}); {whole}.")
+    return "ok", (f"✓ Holds across bots: the figures quoted above keep their sign with "
+                  f"every bot compared ({html.escape(bots)}); {whole}.")
+
+
+def sections_with_headlines(out: Path, secs: list[dict]) -> dict[str, Headline]:
+    return {s["name"]: headline(out, s) for s in secs if has_section(out / s["name"])}
+

@@ -70,6 +70,33 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_compare(args) -> int:
+    """A paired what-if from the command line (no experiment file)."""
+    from demos_sim.analysis.core.whatif import compare, format_whatif
+
+    game = _game(args)
+    settings = {k: getattr(args, k) for k in CLI_SETTINGS if getattr(args, k) is not None}
+    for key in settings:
+        if key not in game.settings:
+            raise ConfigError(f"--{key} does not apply to {game.title}")
+    w = compare(args.game, settings, args.players, parse_set(args.set),
+                against=parse_set(args.against_set),
+                policies=args.policies.split(",") if args.policies else None,
+                against_policies=(args.against_policies.split(",")
+                                  if args.against_policies else None),
+                games=args.games, seed=args.seed, workers=args.workers,
+                plugins=tuple(args.plugin), half_width=args.half_width)
+    if args.json:
+        print(json.dumps({"game": args.game, "reference": w.reference, "change": w.change,
+                          "games": w.games, "seed": args.seed,
+                          "rows": w.table.to_dict(orient="records"),
+                          "contract": w.run.meta["contract"], "version": w.run.meta["version"],
+                          "git_revision": w.run.meta["git_revision"]}, default=str))
+    else:
+        print(format_whatif(w, game.title))
+    return 0
+
+
 def cmd_record(args) -> int:
     game = _game(args)
     config = _config(args)
@@ -110,6 +137,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
     sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
     sp.set_defaults(func=cmd_simulate)
+    cp = sub.add_parser("compare", help="a rule change against the defaults, paired on the "
+                                        "same deals (no experiment file)",
+                        description="Play the game with --set VARIANT=VALUE (and/or other "
+                                    "--policies) and without, on the same deals, and print "
+                                    "every figure of simulate with its paired difference and "
+                                    "95%% interval; differences are Holm-adjusted together.")
+    _add_game_args(cp)
+    cp.set_defaults(games=20000)
+    cp.add_argument("--against-set", action="append", metavar="VARIANT=VALUE", default=[],
+                    help="the reference's variants (default: the contract's defaults)")
+    cp.add_argument("--against-policies", default=None,
+                    help="the reference's policies (default: the same as --policies)")
+    cp.add_argument("--half-width", type=float, default=None,
+                    help="stop once every win-share difference's 95%% half-width is at most "
+                         "this (--games is then the maximum)")
+    cp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
+    cp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    cp.set_defaults(func=cmd_compare)
     rp = sub.add_parser("record", help="write game records (GAME_RECORD.md) as JSON Lines")
     _add_game_args(rp)
     rp.add_argument("--out", required=True, help="output .jsonl file")

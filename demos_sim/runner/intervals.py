@@ -5,8 +5,12 @@ Every per-game quantity ``x`` is an integer (value × ``scale``), and a run keep
 (same deal, same seat streams) played under the reference configuration. From these:
 
 - mean ``x̄ = Σx / n``; sample variance ``s² = (nΣx² − (Σx)²) / (n(n−1))``; the 95% interval
-  is the normal interval ``x̄ ± z·s/√n`` (z = 1.95996…), the interval M1 asks for; rates are
-  clipped to [0, 1].
+  is the normal interval ``x̄ ± z·s/√n`` (z = 1.95996…); rates are clipped to [0, 1].
+  A rate whose every game is 0 or 1 (a collapse, a game without a winner, a win never
+  shared) — recognised exactly from the sums, ``Σx² = scale·Σx`` — gets the Wilson score
+  interval instead (:func:`wilson`), which stays honest for rare events: 0 collapses in
+  16,384 games is [0, 0.000234], not [0, 0]. ``half_width`` stays ``z·s/√n`` (the
+  stopping rule's measure of precision).
 - paired difference ``d = x − y`` per game: ``Σd = Σx − Σy`` and ``Σd² = Σx² + Σy² − 2Σxy``,
   so ``d̄`` and its sample variance are exact too, and the interval is ``d̄ ± z·s_d/√n``.
   Games are independent draws (each has its own key from ``SeedSequence``), so the ``d``
@@ -54,7 +58,18 @@ def _estimate(s: int, sq: int, n: int, scale: int, rate: bool, z: float) -> Esti
         lo, hi = mean - half, mean + half
         if rate:
             lo, hi = max(0.0, lo), min(1.0, hi)
+            if sq == s * scale and z == Z95:      # every game 0 or 1: a binomial count
+                lo, hi = wilson(s // scale, n)
     return Estimate(mean, sd, half, lo, hi)
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of ``k`` successes in ``n`` trials (statsmodels'
+    ``proportion_confint(method="wilson")``)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(int(k), int(n), alpha=0.05, method="wilson")
+    return (max(0.0, float(lo)), min(1.0, float(hi)))
 
 
 def mean_ci(s: int, sq: int, n: int, scale: int = 1, rate: bool = False,

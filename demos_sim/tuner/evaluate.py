@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from demos_sim.game import get_game
-from demos_sim.registry import load_plugin
 from demos_sim.runner.backends import InlineBackend, make_backend
 from demos_sim.sim_common import chunks_of
 from demos_sim.tuner.spec import PARITY, TuneSpec, resolve_columns
@@ -43,10 +42,11 @@ def _batch_sums(qs: dict, quantities, count: int, batch: int) -> dict:
 def _play_sums(game, seed, chunk, count, cands, plugins, quantities, batch):
     """Worker: play games 0…count-1 of ``chunk`` for every (config, specs); batch sums."""
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-    for plugin in plugins:
-        load_plugin(plugin)
     ad = get_game(game)
-    return [_batch_sums(ad.play(config, list(specs), tuple(plugins), seed, chunk, count),
+    for plugin in plugins:
+        ad.load_plugin(plugin)
+    return [_batch_sums(ad.play(config, list(specs), tuple(plugins), seed, chunk, count,
+                                metrics=tuple(quantities)),
                         quantities, count, batch) for config, specs in cands]
 
 

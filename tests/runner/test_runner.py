@@ -306,3 +306,22 @@ def test_asking_fewer_metrics_plays_the_same_games():
     # a ratio quantity brings its denominator along
     assert set(g.play(cfg, specs, (), 4, 0, 50, metrics=("combo_share",))) == {
         "combo_share", "round_winners"}
+
+
+def test_rare_binary_rates_get_the_wilson_interval():
+    """M1 asks for an interval with every rate; for a 0/1 rate it is Wilson's score
+    interval. Hand-computed: k = 0, n = 16384, z = 1.959964: the upper bound is
+    z² / (n + z²) = 3.841459 / 16387.841459 = 0.00023441 (not [0, 0]); k = 5, n = 100:
+    centre (0.05 + z²/200) / (1 + z²/100) = 0.0692073 / 1.0384146 = 0.0666471, half-width
+    z / (1 + z²/100) · sqrt(0.05·0.95/100 + z²/40000) = 0.0468357 / 1.0384146 = 0.0451034."""
+    from demos_sim.runner.intervals import mean_ci
+
+    e = mean_ci(0, 0, 16384, 1, True)
+    assert (e.lo, e.mean) == (0.0, 0.0) and e.hi == pytest.approx(0.00023441, abs=1e-8)
+    e = mean_ci(5 * 60, 5 * 60 * 60, 100, 60, True)     # 5 wins of 100, never shared
+    assert e.lo == pytest.approx(0.0666471 - 0.0451034, abs=1e-6)
+    assert e.hi == pytest.approx(0.0666471 + 0.0451034, abs=1e-6)
+    # a share with shared wins is not a 0/1 count: the normal interval, clipped
+    e = mean_ci(60 + 30, 60 * 60 + 30 * 30, 4, 60, True)
+    assert e.lo == pytest.approx(max(0.0, e.mean - e.half_width)) and e.hi == pytest.approx(
+        e.mean + e.half_width)

@@ -246,7 +246,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 # ------------------------------------------------------------------ fresh-deal check
 def _confirm_chunk(configs: list, specs: list, seed: int, chunk: int, count: int):
     ad = get_game("demos")
-    return [ad.play(c, list(s), (), seed, chunk, count)["win_share"]
+    return [ad.play(c, list(s), (), seed, chunk, count, metrics=("win_share",))["win_share"]
             for c, s in zip(configs, specs)]
 
 

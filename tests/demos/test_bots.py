@@ -2,7 +2,7 @@
 
 The M2 observation tests (tests/demos/test_observation.py, tests/protocole/test_observation.py)
 run over every registered policy and its restricted forms, so ``heuristic``,
-``heuristic:noveto|notake|nomedia`` and ``planner`` are checked there; the first test
+``heuristic:noveto|notake|nomedia|legacy`` and ``planner`` are checked there; the first test
 here only makes sure they are registered, so that those tests do see them.
 
 Strength tests are one-sided: a policy must beat the other by more than
@@ -28,9 +28,9 @@ SIGMAS = 3.0
 
 def test_bots_are_registered_with_their_restricted_forms():
     assert "heuristic" in demos_available()
-    assert set(demos_get("heuristic").flags) == {"noveto", "notake", "nomedia"}
+    assert set(demos_get("heuristic").flags) == {"noveto", "notake", "nomedia", "legacy"}
     assert "planner" in protocole_available()
-    for flag in ("noveto", "notake", "nomedia"):
+    for flag in ("noveto", "notake", "nomedia", "legacy"):
         p = demos_get(f"heuristic:{flag}")
         assert p.params[p.flags[flag]] == 1.0
 
@@ -182,7 +182,7 @@ def test_search_samples_only_unseen_cards():
     from demos_sim.demos.policies.search import sample_unseen
 
     assert "search" in demos_available()
-    assert set(demos_get("search").flags) == {"noveto", "notake", "nomedia"}
+    assert set(demos_get("search").flags) == {"noveto", "notake", "nomedia", "legacy"}
     rng = np.random.default_rng(5)
     state = np.array([123456789], np.uint64)
     full = (1 << 40) - 1

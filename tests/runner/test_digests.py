@@ -38,6 +38,11 @@ SETUPS = {
                   ["greedy", "heuristic", "greedy", "random", "greedy"]),
     "demos-2v2p1": ("demos", {"mode": "2v2+1"}, 5, {"independent_double_media": "act"},
                     ["greedy", "greedy", "heuristic", "greedy", "random"]),
+    # the bots before team play (``:legacy``): its results digest is the one "demos-2v3"
+    # had before team play was added, so the old games stay reachable
+    "demos-2v3-legacy": ("demos", {"mode": "2v3"}, 5, {"team_trio": "pooled"},
+                         ["greedy:legacy", "heuristic:legacy", "greedy:legacy", "random",
+                          "greedy:legacy"]),
     "protocole-each-4p": ("protocole", {"mode": "each"}, 4, {},
                           ["cautious", "planner", "random", "cautious"]),
     "protocole-coop-l2-3p": ("protocole", {"mode": "coop", "level": 2}, 3,

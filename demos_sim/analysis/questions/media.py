@@ -367,8 +367,10 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         parts = []
         for setup, h in g.groupby("setup", sort=False):
             v = h.set_index("media_held")
-            parts.append(f"{setup} {pct(v.loc[0, 'win_share'])} / {pct(v.loc[1, 'win_share'])}"
-                         f" / {pct(v.loc[2, 'win_share'])}")
+            # n/a: nobody held that many (the team bots never stack both Media, D9.4)
+            w = [pct(v.loc[k, "win_share"]) if v.loc[k, "player_games"] else "n/a"
+                 for k in range(3)]
+            parts.append(f"{setup} {w[0]} / {w[1]} / {w[2]}")
         found.append(f"{bot}: win share of a player holding 0 / 1 / 2 Media at the Scandal "
                      f"(observational): {'; '.join(parts)}. Holding Media goes with "
                      "winning rounds (Media are figures), so these describe the leaders, "

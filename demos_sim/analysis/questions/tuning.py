@@ -27,7 +27,7 @@ import pandas as pd
 
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
-from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.plotting import error_bars, figure
 from demos_sim.analysis.core.protocol import Tune, experiment_path
 from demos_sim.tuner.evaluate import percentile_ci, replay
 from demos_sim.tuner.spec import load_tune
@@ -235,9 +235,11 @@ def plots(tables: dict, folder: Path) -> list[str]:
     labels = list(dict.fromkeys(rc.sort_values(["round", "objective"])["setting"]))
     for r, g in rc.groupby("round"):
         ypos = [labels.index(s) + 0.12 * r for s in g["setting"]]
+        # a bootstrap percentile interval of a nonlinear objective need not contain the
+        # point estimate: error_bars clips the lengths at 0
         ax.errorbar(g["objective"], ypos,
-                    xerr=[g["objective"] - g["objective_ci_low"],
-                          g["objective_ci_high"] - g["objective"]],
+                    xerr=error_bars(g["objective"], g["objective_ci_low"],
+                                    g["objective_ci_high"]),
                     fmt="o", capsize=2, ms=4, label=f"round {r}: {int(g['games'].iloc[0]):,} games")
     ax.set_yticks(range(len(labels)), labels, fontsize=6)
     ax.invert_yaxis()

@@ -10,14 +10,31 @@ takes, passes, veto, team allocation, Media target and colour, favourite suit).
   combination already held in the 4 kept cards, or ``params[1]`` × the best run one card
   short); a pass keeps the current hand;
 - veto: when its own hand already scores at least ``params[0]`` points (under
-  ``team_talk = hands``, D9.2: the best hand of the team);
+  ``team_talk = hands``, D9.2: the best hand of the team), a threshold moved by
+  :func:`~demos_sim.demos.policies.teamplay.veto_shift` (D3.4.1, D9.3): it falls by
+  ``params[6]`` × min(1, vetoes left / rounds left), so vetoes still held are used as the
+  game runs out (also the 2v3 team of two's second, and every further veto a larger
+  ``team_vetoes`` gives), and it rises by ``params[7]`` for each opponent side still to
+  be asked this round that holds a veto and has a member who passed or took a face-up
+  card in the secret turn (the opponents' vetoes left are public, M2);
 - X2 announcement: a three-colour colouring sharing as few figures as possible with the
   colourings already announced (sides announcing the same figure compete for it);
-- team allocation: the member whose best trio harmony gains most from the figure;
-- Media: an opponent's figure (a teammate's only when nothing else is legal and the
-  action is compulsory, then the colour that best helps the teammate); against an
-  opponent, the colour most common among their figures it can see; for a teammate, the
-  colour giving its best harmony, the team's announced one (X2) first on a tie.
+- team allocation (D9.4): an E/L/J figure to the member whose best trio harmony gains
+  most from it; a Media by :func:`~demos_sim.demos.policies.teamplay.alloc_media` —
+  never to a member already holding one while another holds none (D6.1: the two would
+  cancel out), preferably to the member whose *teammate* a Media can complete (D6.2);
+- Media (D6.2, team decision): a teammate's figure when covering it raises the side's
+  harmony (D9.5 best member) by at least ``params[8]`` steps (the team knows its
+  figures, D9.2), else an opponent's figure (the opponent with the most figures; a
+  teammate's only when nothing else is legal and the action is compulsory: the one that
+  hurts the side least); against an opponent, the colour most common among their
+  figures it can see; for a teammate, the colour giving its best harmony with the
+  covered figure in the trio (D7.1), the team's announced one (X2) first on a tie.
+
+``params[5]`` = 1 (the restricted form ``greedy:legacy``) plays the allocation, Media
+and veto decisions of the bot before team play was added (both Media to the first
+member, Media never aimed at a teammate by choice, a fixed veto threshold), to measure
+the change on the same deals.
 """
 
 import numpy as np
@@ -30,12 +47,16 @@ from demos_sim.demos.layout import (
     O_TABLE,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
+from demos_sim.demos.policies.teamplay import (
+    alloc_media, best_mate_target, covered_harmony, veto_shift,
+)
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.rng import below
 
 P_VETO_AT, P_DRAW_WEIGHT, P_NOVETO, P_NOTAKE, P_NOMEDIA = 0, 1, 2, 3, 4
-GREEDY_PARAMS = (19.0, 0.35, 0.0, 0.0, 0.0)
+P_LEGACY, P_VETO_SPEND, P_VETO_FREE, P_MATE_GAIN = 5, 6, 7, 8
+GREEDY_PARAMS = (19.0, 0.35, 0.0, 0.0, 0.0, 0.0, 16.0, 2.0, 1.0)
 
 
 @register("random", description="uniform among the legal options of every decision")
@@ -272,8 +293,10 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
 
 
 @njit(cache=True)
-def _greedy_alloc(obs, opts, n_opts):
+def _greedy_alloc(obs, opts, n_opts, legacy):
     f = obs[O_ARG0]
+    if f >= MEDIA0 and not legacy:
+        return alloc_media(obs, opts, n_opts)         # D9.4 with D6.1, D6.2
     bi = 0
     bv = -1
     for i in range(n_opts):
@@ -288,8 +311,15 @@ def _greedy_alloc(obs, opts, n_opts):
 
 
 @njit(cache=True)
-def _greedy_media(obs, opts, n_opts, seat, nomedia):
+def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
     myside = obs[O_SIDE + seat]
+    mi = -1
+    if not legacy:
+        # D6.2, D9.2: the team sees its figures; a Media on a teammate's figure that
+        # raises the side's harmony (D9.5 best member) is played there
+        mi, mg = best_mate_target(obs, opts, n_opts, seat)
+        if mi >= 0 and mg >= mate_gain and not nomedia:
+            return mi
     bi = -1
     bv = -1
     for i in range(n_opts):
@@ -310,13 +340,17 @@ def _greedy_media(obs, opts, n_opts, seat, nomedia):
             return i
     if bi >= 0:
         return bi
-    return 0                           # only teammates left and compulsory
+    if mi >= 0:
+        return mi                      # only teammates left and compulsory: the least harm
+    return 0
 
 
 @njit(cache=True)
-def greedy_colour(obs, seat):
+def greedy_colour(obs, seat, legacy):
     q = obs[O_ARG0]
     f = obs[O_ARG1]
+    if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0 and not legacy:
+        return covered_harmony(obs, q, f)[1]   # the covered figure joins the trio (D7.1)
     if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0:
         # help a teammate: the colour giving its best harmony
         bc = 0
@@ -350,7 +384,8 @@ def greedy_colour(obs, seat):
 
 @register("greedy", params=GREEDY_PARAMS,
           description="one-step heuristic for every decision",
-          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
+          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
+                 "legacy": P_LEGACY})
 @njit(POLICY_SIG, cache=True)
 def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
@@ -372,16 +407,20 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
         if params[P_NOVETO] > 0:
             return 0
         sr = scoring_rules(cfg)
-        return 1 if team_hand_value(sr, obs, seat) >= params[P_VETO_AT] else 0
+        thr = params[P_VETO_AT]
+        if params[P_LEGACY] == 0:
+            thr += veto_shift(cfg, obs, seat, params[P_VETO_SPEND], params[P_VETO_FREE])
+        return 1 if team_hand_value(sr, obs, seat) >= thr else 0
     if kind == K_FAV:
         return seat % 4
     if kind == K_ANNOUNCE:
         return announce_colouring(obs)
     if kind == K_ALLOC:
-        return _greedy_alloc(obs, opts, n_opts)
+        return _greedy_alloc(obs, opts, n_opts, params[P_LEGACY] > 0)
     if kind == K_MEDIA:
-        return _greedy_media(obs, opts, n_opts, seat, params[P_NOMEDIA] > 0)
+        return _greedy_media(obs, opts, n_opts, seat, params[P_NOMEDIA] > 0,
+                             params[P_LEGACY] > 0, params[P_MATE_GAIN])
     if kind == K_COLOUR:
-        return greedy_colour(obs, seat)
+        return greedy_colour(obs, seat, params[P_LEGACY] > 0)
     return 0
 

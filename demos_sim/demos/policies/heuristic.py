@@ -24,16 +24,34 @@ Everything is computed from the seat's observation (RULES.md M2):
   × (1 - need) where *need* is the chance that the next figure improves the seat's
   best trio (round-level awareness: winning matters less when the trio is complete).
   Under ``team_talk = hands`` (D9.2) the team's best hand is valued instead of the own.
+  The threshold is then moved by
+  :func:`~demos_sim.demos.policies.teamplay.veto_shift` (D3.4.1, D9.3, M2): down by
+  ``params[P_VETO_SPEND]`` × min(1, vetoes left / rounds left) — a side with vetoes
+  left (the 2v3 team of two's second) uses them as rounds run out — and up by
+  ``params[P_VETO_FREE]`` for each opponent side still to be asked this round that holds
+  a veto and has a member who passed or took a face-up card in the secret turn (it is
+  likely to veto itself).
 - **X2 announcement**: ``greedy``'s (a three-colour colouring clashing least with those
   already announced).
-- **team allocation**: the member for which the team's best trio (the best member's
-  trio, D9.5) gains most; ties go to the member whose own trio gains, then to the one
-  with fewer figures of that type.
+- **team allocation** (D9.4): an E/L/J figure to the member for which the team's best
+  trio (the best member's trio, D9.5) gains most; ties go to the member whose own trio
+  gains, then to the one with fewer figures of that type. A Media by
+  :func:`~demos_sim.demos.policies.teamplay.alloc_media`: never to a member already
+  holding one while another holds none (D6.1: both would cancel out), preferably to the
+  member whose teammate a Media can complete (D6.2: a holder cannot aim at itself).
 - **Media**: the target side and colour that minimise the targeted opponent's expected
   harmony (sampled: the face-down figures are drawn ``params[P_SAMPLES]`` times from the
   figures this seat has not seen), weighted towards the opponents that threaten most
-  (highest cumulative points, the D7.3 tie-break). A teammate is targeted only when the
-  action is compulsory and nothing else is legal; its colour then helps it (``greedy``'s).
+  (highest cumulative points, the D7.3 tie-break). In a team mode the team knows its
+  figures (D9.2): a teammate's figure is covered instead when that raises the side's
+  harmony (D9.5 best member) by ``g`` ≥ 1 steps for sure and ``params[P_MATE_W]`` × g
+  exceeds the expected harmony loss of the best opponent target; the colour then gives
+  the teammate its best harmony with the covered figure in its trio (D7.1). When the
+  action is compulsory and only teammates are legal, the least harmful teammate target.
+
+``params[P_LEGACY]`` = 1 (the restricted form ``heuristic:legacy``) plays the
+allocation, Media and veto decisions of the bot before team play was added, to measure
+the change on the same deals.
 
 Parameters live in ``params`` (indices ``P_*``), so variants of the bot are data. The
 restricted forms ``heuristic:noveto``, ``:notake`` and ``:nomedia`` use the same flag
@@ -53,11 +71,17 @@ from demos_sim.demos.layout import (
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
     greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
+from demos_sim.demos.policies.teamplay import (  # noqa: F401  (harmony_of, colour_sets re-exported)
+    alloc_media, best_mate_target, colour_sets, harmony_of, veto_shift,
+)
 from demos_sim.demos.scoring import best_combo, suit_slice, total_value
 from demos_sim.rng import below
 
 P_VETO_AT, P_LATE, P_NOVETO, P_NOTAKE, P_NOMEDIA, P_NEED, P_SAMPLES, P_KEEP, P_DRAW_W, P_FLOOR, P_HORIZON, P_SHAPE = range(12)
-HEURISTIC_PARAMS = (17.0, 3.0, 0.0, 0.0, 0.0, 2.0, 6.0, 0.0, 1.0, 11.0, 3.0, 1.0)
+# 12 and 13 are search's (P_BUDGET, P_Q)
+P_LEGACY, P_VETO_SPEND, P_VETO_FREE, P_MATE_W = 14, 15, 16, 17
+HEURISTIC_PARAMS = (17.0, 3.0, 0.0, 0.0, 0.0, 2.0, 6.0, 0.0, 1.0, 11.0, 3.0, 1.0,
+                    0.0, 0.0, 0.0, 6.0, 2.0, 1.0)
 
 ALL_FULL = (1 << 40) - 1
 NO_ACES = ALL_FULL & ~((1 << 0) | (1 << 10) | (1 << 20) | (1 << 30))
@@ -310,70 +334,6 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
 
 # ------------------------------------------------------------------ figures
 @njit(cache=True)
-def harmony_of(cols_e, cols_l, cols_j):
-    """D7.2 best harmony given the colour sets (4-bit masks) available for E, L and J."""
-    if cols_e == 0 or cols_l == 0 or cols_j == 0:
-        return 0
-    best = 1
-    for a in range(4):
-        if not (cols_e >> a) & 1:
-            continue
-        for b in range(4):
-            if not (cols_l >> b) & 1:
-                continue
-            for c in range(4):
-                if not (cols_j >> c) & 1:
-                    continue
-                hh = 1 + (b != a) + (c != a and c != b)
-                if hh > best:
-                    best = hh
-                    if best == 3:
-                        return 3
-    return best
-
-
-@njit(cache=True)
-def colour_sets(obs, p, extra, skip_slot, forced_f, forced_c):
-    """(E, L, J colour masks) of ``p``'s *known* figures plus figure ``extra`` (-1 none);
-    slot ``skip_slot`` is left out; figure ``forced_f`` (-1 none) is Media-covered with
-    colour ``forced_c``. A Media-covered figure fixes its type's colour (D7.1); two
-    covered figures of one type leave no trio (an empty set)."""
-    free0 = 0
-    free1 = 0
-    free2 = 0
-    forc0 = -1
-    forc1 = -1
-    forc2 = -1
-    nf = obs[O_NFIG + p]
-    for i in range(nf + 1):
-        if i == skip_slot:
-            continue
-        f = extra if i == nf else obs[O_FIGS + p * NFIG + i]
-        if f < 0 or f >= MEDIA0:
-            continue
-        t = f // 4
-        cov = forced_c if f == forced_f else obs[O_COVER + f]
-        if cov >= 0:
-            if t == 0:
-                forc0 = 99 if forc0 >= 0 else cov
-            elif t == 1:
-                forc1 = 99 if forc1 >= 0 else cov
-            else:
-                forc2 = 99 if forc2 >= 0 else cov
-        else:
-            if t == 0:
-                free0 |= 1 << (f % 4)
-            elif t == 1:
-                free1 |= 1 << (f % 4)
-            else:
-                free2 |= 1 << (f % 4)
-    e = free0 if forc0 < 0 else (0 if forc0 == 99 else 1 << forc0)
-    l = free1 if forc1 < 0 else (0 if forc1 == 99 else 1 << forc1)
-    j = free2 if forc2 < 0 else (0 if forc2 == 99 else 1 << forc2)
-    return e, l, j
-
-
-@njit(cache=True)
 def known_figures(obs):
     """Mask of the figure ids this seat knows the place of (own, face up, team view)."""
     m = 0
@@ -410,8 +370,10 @@ def need_of(obs, p):
 
 
 @njit(cache=True)
-def _alloc(obs, opts, n_opts):
+def _alloc(obs, opts, n_opts, legacy):
     f = obs[O_ARG0]
+    if f >= MEDIA0 and not legacy:
+        return alloc_media(obs, opts, n_opts)         # D9.4 with D6.1, D6.2
     team = 0
     for i in range(n_opts):
         e, l, j = colour_sets(obs, opts[i], -1, -1, -1, -1)
@@ -512,6 +474,7 @@ def _media(obs, opts, n_opts, seat, params, rng):
         top = max(top, obs[O_CUM + p])
     bi = -1
     bv = -1e9
+    bloss = 0.0
     done = 0
     for i in range(n_opts):
         o = opts[i]
@@ -534,11 +497,21 @@ def _media(obs, opts, n_opts, seat, params, rng):
         if v > bv:
             bv = v
             bi = i
+            bloss = before - after
+    mi = -1
+    if params[P_LEGACY] == 0:
+        # D6.2, D9.2: a sure gain of the side's harmony against the expected loss of the
+        # best opponent target, in harmony steps
+        mi, mg = best_mate_target(obs, opts, n_opts, seat)
+        if mi >= 0 and mg >= 1 and (bi < 0 or params[P_MATE_W] * mg > bloss):
+            return mi
     if bi >= 0:
         return bi
     for i in range(n_opts):            # decline when allowed rather than hit a teammate
         if opts[i] < 0:
             return i
+    if mi >= 0:
+        return mi                      # only teammates left and compulsory: the least harm
     return 0
 
 
@@ -546,7 +519,7 @@ def _media(obs, opts, n_opts, seat, params, rng):
 def _colour(obs, seat, params, rng):
     q = obs[O_ARG0]
     if obs[O_SIDE + q] == obs[O_SIDE + seat]:
-        return greedy_colour(obs, seat)
+        return greedy_colour(obs, seat, params[P_LEGACY] > 0)
     f = obs[O_ARG1]
     samples = max(1, int(params[P_SAMPLES]))
     if f >= 0:                          # a known figure: exact
@@ -580,7 +553,8 @@ def _colour(obs, seat, params, rng):
 
 @register("heuristic", params=HEURISTIC_PARAMS,
           description="expected value over unseen cards; veto, Media and figure planning",
-          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
+          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
+                 "legacy": P_LEGACY})
 @njit(POLICY_SIG, cache=True)
 def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
@@ -610,6 +584,8 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
         thr = params[P_VETO_AT]
         if obs[O_PILE_LEFT] <= obs[O_N]:
             thr -= params[P_LATE]
+        if params[P_LEGACY] == 0:
+            thr += veto_shift(cfg, obs, seat, params[P_VETO_SPEND], params[P_VETO_FREE])
         if v0 < thr:
             return 0
         if cfg[C_MODE] == 0 and v0 < thr + params[P_NEED]:   # only then is need looked at
@@ -620,7 +596,7 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
     if kind == K_ANNOUNCE:
         return announce_colouring(obs)
     if kind == K_ALLOC:
-        return _alloc(obs, opts, n_opts)
+        return _alloc(obs, opts, n_opts, params[P_LEGACY] > 0)
     if kind == K_MEDIA:
         return _media(obs, opts, n_opts, seat, params, rng)
     if kind == K_COLOUR:

@@ -13,7 +13,8 @@ determinised: ``params[P_BUDGET]`` cards are sampled without replacement from th
 cards this seat has **not** seen (:func:`sample_unseen`; every unseen card when the
 budget covers them all, which makes it exact), each sample is removed from the unseen
 set for the next turn. Every other decision is ``heuristic``'s (same parameters at the
-same indices), so the restricted forms ``noveto``, ``notake`` and ``nomedia`` work alike.
+same indices), so the restricted forms ``noveto``, ``notake``, ``nomedia`` and ``legacy``
+work alike.
 """
 
 from numba import njit
@@ -25,14 +26,15 @@ from demos_sim.demos.layout import (
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import scoring_rules, value5
 from demos_sim.demos.policies.heuristic import (
-    HEURISTIC_PARAMS, P_FLOOR, P_NOMEDIA, P_NOTAKE, P_NOVETO, best_blind, completing_cards,
+    HEURISTIC_PARAMS, P_FLOOR, P_LEGACY, P_NOMEDIA, P_NOTAKE, P_NOVETO, best_blind,
+    completing_cards,
     heuristic_policy, unseen_cards, util,
 )
 from demos_sim.demos.scoring import best_combo
 from demos_sim.rng import below
 
 P_BUDGET, P_Q = 12, 13
-SEARCH_PARAMS = tuple(HEURISTIC_PARAMS) + (0.0,) * (12 - len(HEURISTIC_PARAMS)) + (12.0, 0.8)
+SEARCH_PARAMS = tuple(HEURISTIC_PARAMS[:P_BUDGET]) + (12.0, 0.8) + tuple(HEURISTIC_PARAMS[P_Q + 1:])
 
 
 @njit(cache=True)
@@ -138,7 +140,8 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
 @register("search", params=SEARCH_PARAMS,
           description="heuristic + determinised Monte Carlo of its next two turns "
                       "(secret turn; budget params[12])",
-          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
+          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
+                 "legacy": P_LEGACY})
 @njit(POLICY_SIG, cache=True)
 def search_policy(cfg, obs, opts, n_opts, params, rng):
     if obs[O_KIND] == K_SECRET and cfg[C_RULES] == 0:     # full rules: a turn still to come

@@ -162,7 +162,8 @@ def _results_context(job: Job | None, sid: str) -> dict:
     g = get_game(s.game)
     ctx["target"] = None if s.half_width is None else s.half_width * 100
     ctx["max_games"] = s.games
-    ctx["progress"] = min(1.0, job.games / s.games) if s.games else 0.0
+    ctx["progress"] = (1.0 if job.state == "done" else
+                       min(1.0, job.games / s.games) if s.games else 0.0)
     if not job.rows:
         return ctx
     rows = job.rows
@@ -170,9 +171,15 @@ def _results_context(job: Job | None, sid: str) -> dict:
     widths = [(r["diff_ci_high"] - r["diff_ci_low"]) / 2 for r in ws
               if math.isfinite(r["diff_ci_high"]) and math.isfinite(r["diff_ci_low"])]
     ctx["widest"] = max(widths) * 100 if widths else None
+    cooperative = g.cooperative(s.config())        # P5: one result for the whole team
+    if cooperative:
+        ws = ws[:1]
     moved = [r for r in ws if r["moved"]]
     so_far = " so far" if job.active else ""
-    if moved:
+    if moved and cooperative:
+        r = moved[0]
+        ctx["sentence"] = f"The change moves the team's win rate by {r['diff'] * 100:+.1f} pp{so_far}."
+    elif moved:
         ctx["sentence"] = (f"The change moves the win share of "
                            + ", ".join(f"{_side(r['side'])} by {r['diff'] * 100:+.1f} pp"
                                        for r in moved) + f"{so_far}.")
@@ -183,8 +190,8 @@ def _results_context(job: Job | None, sid: str) -> dict:
     def ci(point, metric, side):
         return job.cis.get(f"{point}|{metric}|{side}", [math.nan] * 3)
 
-    cooperative = len(ws) == 1
-    groups = [(_side(r["side"]), [("reference", *ci(0, "win_share", r["side"])),
+    label = (lambda side: "the team") if cooperative else _side
+    groups = [(label(r["side"]), [("reference", *ci(0, "win_share", r["side"])),
                                   ("this setup", *ci(1, "win_share", r["side"]))]) for r in ws]
     groups.append(("no winner", [("reference", *ci(0, "no_winner", "all")),
                                  ("this setup", *ci(1, "no_winner", "all"))]))
@@ -192,7 +199,7 @@ def _results_context(job: Job | None, sid: str) -> dict:
                                        else "seat")
     ctx["charts"].append(charts.bars(groups, _pct, f"Win share by {what} and no-winner "
                                                    "share, 95% intervals", css_id="chart-share"))
-    diffs = [(_side(r["side"]), r["diff"] * 100, r["diff_ci_low"] * 100,
+    diffs = [(label(r["side"]), r["diff"] * 100, r["diff_ci_low"] * 100,
               r["diff_ci_high"] * 100, bool(r["moved"])) for r in ws]
     nw = next((r for r in rows if r["metric"] == "no_winner"), None)
     if nw is not None:
@@ -207,7 +214,7 @@ def _results_context(job: Job | None, sid: str) -> dict:
             [(f"{length} / game", [("reference", *ci(0, length, "all")),
                                    ("this setup", *ci(1, length, "all"))])],
             _num, f"Game length ({length} per game), 95% intervals; paired difference "
-                  f"{lr['diff']:+.2f} [{lr['diff_ci_low']:+.2f}, {lr['diff_ci_high']:+.2f}]",
+                  f"{lr['diff']:+.3f} [{lr['diff_ci_low']:+.3f}, {lr['diff_ci_high']:+.3f}]",
             percent=False, css_id="chart-length"))
     for r in rows:
         q = g.quantity(r["metric"])

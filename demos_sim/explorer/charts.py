@@ -98,7 +98,7 @@ def differences(rows: list[tuple[str, float, float, float, bool]], title: str) -
         cls = "zero" if t == 0 else "grid"
         out.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="22" y2="{h - 18}" class="{cls}"/>')
         out.append(f'<text x="{x(t):.1f}" y="{h - 6}" class="tick" text-anchor="middle">'
-                   f'{t:+.2g}</text>')
+                   f'{"0" if t == 0 else format(t, "+.2g")}</text>')
     y = 30
     for label, d, lo, hi, moved in rows:
         colour = MOVED if moved else STILL

@@ -251,6 +251,12 @@ def to_toml(s: Setup, name: str = "whatif") -> str:
     g = get_game(s.game)
     ref = {**{k: raw_default(g, k) for k in s.change}, **s.against}
     new = s.change_variants()
+    # a null default that the rules resolve (DĒMOS secret_optional, D3.3): its value in force
+    for values, which in ((ref, "against"), (new, "change")):
+        in_force = g.describe(s.config(which)).get("variants", {})
+        for k, v in values.items():
+            if v is None and in_force.get(k) is not None:
+                values[k] = in_force[k]
     ref_specs, new_specs = s.specs("against"), s.specs("change")
     fixed = {k: v for k, v in new.items() if json.dumps(ref.get(k)) == json.dumps(v)
              and json.dumps(v) != json.dumps(raw_default(g, k))}

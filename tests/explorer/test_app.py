@@ -171,6 +171,13 @@ def test_export_is_an_experiment_the_runner_reads(client, tmp_path):
     assert base.policies == ("cautious",) * 3 and new.policies == ("random",) * 3
     assert base.config.variants["standard_tie"] == "keep_tied"
     assert new.config.variants["standard_tie"] == "discard_all"
+    # D3.3: secret_optional's null default is written as its value in force (simplified
+    # rules: false), which TOML can hold
+    exp = _export(client, {"game": "demos", "rules": "simplified", "players": "3",
+                           "v_secret_optional": "true", "games": "300", "half_width": ""},
+                  tmp_path)
+    assert [p.values for p in exp.points] == [{"secret_optional": False},
+                                              {"secret_optional": True}]
     bad = client.post("/export", data={"sid": "x", "game": "demos"}).text
     assert "nothing to export" in bad
 

@@ -170,14 +170,14 @@ def _variants(g: Game, form, prefix: str) -> dict:
     return out
 
 
-def _bots(form, prefix: str, seats: int) -> list[str] | None:
+def _bots(form, prefix: str, seats: int, default: str) -> list[str] | None:
+    """Bots by seat: a seat's own choice, else the one for all seats, else the game's
+    default for the setup (``None`` when nothing is chosen at all)."""
     every = str(form.get(prefix + "bot_all", "") or "").strip()
     by_seat = [str(form.get(f"{prefix}bot_{i}", "") or "").strip() for i in range(seats)]
     if not any(by_seat):
         return [every] if every else None
-    if not every and not all(by_seat):
-        raise ConfigError("give a bot for every seat, or one for all seats")
-    return [b or every for b in by_seat]
+    return [b or every or default for b in by_seat]
 
 
 def read_form(form) -> Setup:
@@ -201,8 +201,8 @@ def read_form(form) -> Setup:
         change.setdefault(name, raw_default(g, name))
     cfg = g.make_config(dict(settings), players, {**against, **change})
     seats = g.players_of(cfg)
-    policies = _bots(form, "", seats)
-    against_policies = _bots(form, "r_", seats)
+    policies = _bots(form, "", seats, g.default_policies(cfg))
+    against_policies = _bots(form, "r_", seats, g.default_policies(cfg))
     games = _int(form, "games", 1, MAX_GAMES, 20000, "games (at most)")
     seed = _int(form, "seed", 0, 2**63 - 1, 0, "seed")
     hw_raw = str(form.get("half_width", "") or "").strip()

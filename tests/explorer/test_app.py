@@ -98,7 +98,7 @@ def test_a_run_shows_exactly_the_figures_of_compare(client):
     ({"game": "demos", "v_carre_points": "40", "half_width": "wide"}, "target interval"),
     ({"game": "demos", "games": "0", "v_carre_points": "40"}, "games"),
     ({"game": "demos"}, "nothing to compare"),
-    ({"game": "demos", "v_carre_points": "40", "bot_0": "random"}, "every seat"),
+    ({"game": "demos", "v_carre_points": "40", "bot_0": "nobody"}, "nobody"),
     ({"game": "chess"}, "unknown game"),
 ])
 def test_bad_input_is_a_message_not_a_traceback(client, form, words):
@@ -106,6 +106,18 @@ def test_bad_input_is_a_message_not_a_traceback(client, form, words):
     msg = re.search(r'<div class="error" id="message">([^<]*)</div>', html)
     assert msg and words in msg.group(1), html[:400]
     assert "Traceback" not in html
+
+
+def test_bots_by_seat_fill_in_from_all_seats_then_the_game_default():
+    from demos_sim.explorer.form import read_form
+
+    s = read_form({"game": "demos", "bot_1": "random"})
+    assert s.policies == ["greedy", "random", "greedy", "greedy"]
+    s = read_form({"game": "protocole", "mode": "coop", "level": "1", "bot_0": "random",
+                   "r_bot_all": "planner"})
+    assert s.policies == ["random", "convention", "convention", "convention"]   # P5 default
+    assert s.against_policies == ["planner"]
+    assert read_form({"game": "demos", "bot_all": "search"}).policies == ["search"]
 
 
 def test_a_second_run_cancels_the_first(client):

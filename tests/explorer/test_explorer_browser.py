@@ -144,3 +144,9 @@ def test_bad_input_shows_a_message(page, server):
     err = WebDriverWait(drv, 30).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "#seats .error"))
     assert "players" in err.text
+    # another game: the form is rebuilt from its variants
+    from selenium.webdriver.support.ui import Select
+
+    Select(drv.find_element(By.ID, "game")).select_by_value("protocole")
+    WebDriverWait(drv, 30).until(lambda d: d.find_elements(By.ID, "v_standard_tie"))
+    assert not drv.find_elements(By.ID, "v_carre_points")

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast bench analyses clean
+.PHONY: demo test test-fast bench analyses serve clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
+
+# The what-if explorer in the browser: http://127.0.0.1:8050/ (Ctrl-C to stop).
+serve: $(STAMP)
+	$(VENV)/bin/demos-sim serve --port 8050
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_demos.py

@@ -177,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_tune_parser(sub)         # demos-sim tune TUNE.toml
     from demos_sim.check_policy import add_check_policy_parser
     add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
+    from demos_sim.explorer.cli import add_serve_parser
+    add_serve_parser(sub)         # demos-sim serve (the what-if explorer)
     return ap
 
 

@@ -95,12 +95,20 @@ class _NoStore:
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
                    backend: str = "local", scheduler: str | None = None,
                    quiet: bool = False, dask_processes: bool = True,
-                   keep: bool = True) -> RunResult:
+                   keep: bool = True, on_chunk=None) -> RunResult:
     """Run (or resume) ``exp`` into ``out`` (default ``results/<name>``); see the module doc.
 
     With ``keep=False`` the run is played in memory only — no chunk store, no tables or
     ``meta.json`` written, ``out`` ignored — and the returned :class:`RunResult` has
-    ``out=None`` (``demos-sim simulate`` and ``demos-sim compare`` are such runs)."""
+    ``out=None`` (``demos-sim simulate`` and ``demos-sim compare`` are such runs).
+
+    ``on_chunk(totals, games)``, when given, is called after every chunk is added to the
+    running totals (in chunk order, resumed chunks included), with the per-block totals
+    so far (:func:`demos_sim.runner.tables.build_tables` turns them into tables; they
+    change after the call, so copy what you keep) and the games per point they hold.
+    Returning ``False`` stops the run there, as a stopping rule would
+    (``meta["stopped_by"] == "on_chunk"``); any other return value goes on. The explorer
+    (``demos-sim serve``) draws its live intervals and stops on request with it."""
     from demos_sim import __version__
     from demos_sim.provenance import CONTRACT, git_revision
     from demos_sim.runner.backends import make_backend
@@ -145,6 +153,10 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                     state["widest"] = max(w for _, w in widths)
                     if state["widest"] <= exp.stop.half_width:
                         state["stopped"] = "half_width"
+                if on_chunk is not None:
+                    games_now = sum(k for _, k in chunks[:state["k"]])
+                    if on_chunk(totals, games_now) is False and state["stopped"] is None:
+                        state["stopped"] = "on_chunk"
 
         fold()
         played, t_play, play_s = 0, None, 0.0

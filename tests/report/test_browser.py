@@ -17,10 +17,10 @@ each is kept in ``tests/artifacts/`` (git-ignored).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+from browserkit import chrome, find_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYSES = ROOT / "results" / "analyses" / "report.html"
@@ -29,36 +29,12 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 WIDTH = 1280
 
 
-def _browser() -> tuple[str, str] | str:
-    """``(chromium, chromedriver)`` paths, or why the browser tests cannot run."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (pip install -e '.[test]')"
-    chromium = next((p for p in map(shutil.which, ("chromium", "chromium-browser",
-                                                   "google-chrome")) if p), None)
-    driver = shutil.which("chromedriver")
-    if not chromium or not driver:
-        return ("no headless browser: install Debian's chromium and chromium-driver "
-                "(.ci/run does) to run the browser tests")
-    return chromium, driver
-
-
 @pytest.fixture(scope="module")
 def browser():
-    found = _browser()
+    found = find_browser()
     if isinstance(found, str):
         pytest.skip(found)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = found[0]
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              "--hide-scrollbars", f"--window-size={WIDTH},1000"):
-        opts.add_argument(a)
-    drv = webdriver.Chrome(service=Service(executable_path=found[1]), options=opts)
-    drv.set_page_load_timeout(60)
+    drv = chrome(found, WIDTH, 1000)
     yield drv
     drv.quit()
 

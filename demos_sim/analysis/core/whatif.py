@@ -51,14 +51,27 @@ def _label(changes: dict, policies: list[str] | None) -> str:
     return ", ".join(parts)
 
 
-def compare(game: str, settings: dict, players: int | None, change: dict,
-            against: dict | None = None, policies: list[str] | None = None,
-            against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
-            workers: int = 1, plugins: tuple[str, ...] = (),
-            half_width: float | None = None) -> WhatIf:
-    """Play ``change`` (variants) and ``policies`` against ``against`` (variants, default
-    none: the contract's defaults) and ``against_policies`` (default: the same policies)
-    on common deals; see the module docstring. One-line errors on bad input."""
+@dataclass
+class Plan:
+    """A validated comparison, not yet played: the experiment of two points (reference
+    first) and the labels of both (:func:`plan`; the explorer runs it with a callback)."""
+
+    game: str
+    reference: str
+    change: str
+    experiment: object      # demos_sim.runner.experiment.Experiment
+
+    def table(self, results: pd.DataFrame) -> pd.DataFrame:
+        """The comparison table of a (possibly partial) results table of the plan's run."""
+        return _table(get_game(self.game), results)
+
+
+def plan(game: str, settings: dict, players: int | None, change: dict,
+         against: dict | None = None, policies: list[str] | None = None,
+         against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
+         plugins: tuple[str, ...] = (), half_width: float | None = None) -> Plan:
+    """Validate a comparison (arguments as :func:`compare`) and build its experiment;
+    one-line errors on bad input, before any game is played."""
     from demos_sim import ConfigError
 
     g = get_game(game)
@@ -85,8 +98,21 @@ def compare(game: str, settings: dict, players: int | None, change: dict,
                         games, seed, plugins, name="compare", metrics=metrics)
     if half_width is not None:
         exp = dataclasses.replace(exp, stop=StopRule(half_width, games, ("diff:win_share",)))
-    run = run_experiment(exp, workers=workers, quiet=True, keep=False)
-    return WhatIf(game, ref_name, new_name, _table(g, run.results), run)
+    return Plan(g.name, ref_name, new_name, exp)
+
+
+def compare(game: str, settings: dict, players: int | None, change: dict,
+            against: dict | None = None, policies: list[str] | None = None,
+            against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
+            workers: int = 1, plugins: tuple[str, ...] = (),
+            half_width: float | None = None) -> WhatIf:
+    """Play ``change`` (variants) and ``policies`` against ``against`` (variants, default
+    none: the contract's defaults) and ``against_policies`` (default: the same policies)
+    on common deals; see the module docstring. One-line errors on bad input."""
+    p = plan(game, settings, players, change, against, policies, against_policies, games,
+             seed, plugins, half_width)
+    run = run_experiment(p.experiment, workers=workers, quiet=True, keep=False)
+    return WhatIf(game, p.reference, p.change, p.table(run.results), run)
 
 
 def _table(g, df: pd.DataFrame) -> pd.DataFrame:

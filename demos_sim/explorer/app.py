@@ -1,0 +1,358 @@
+"""The explorer's web app (Starlette): one page, HTML fragments swapped in by htmx.
+
+Routes — every one answers HTML (a fragment, or the page), never a traceback: bad input
+is a message in the page.
+
+===================  =========================================================
+``GET /``            the page (a new page id: its runs, polls and heartbeat)
+``GET /setup``       the form of another game (settings, players, bots, variants)
+``GET /seats``       the bot of every seat for the players and mode chosen
+``POST /run``        validate and queue the what-if (cancels this page's previous run)
+``GET /status``      the results so far; also the page's heartbeat (polled every 0.5 s)
+``POST /stop``       stop this page's run (its figures so far stay)
+``POST /export``     the setup as an experiment file, checked by the runner's parser
+``POST /export.toml``  the same file as a download
+``POST /replay``     a sample game of the setup, round by round
+===================  =========================================================
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from demos_sim import ConfigError
+from demos_sim.explorer import charts
+from demos_sim.explorer.engine import HEARTBEAT_S, Engine, Job
+from demos_sim.explorer.form import (Setup, policy_names, read_form, setting_fields, to_toml,
+                                     variant_fields)
+from demos_sim.game import GAMES, get_game
+
+HERE = Path(__file__).resolve().parent
+POLL_MS = 500
+SESSION_IDLE_S = 3600.0
+
+env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
+                  autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+
+
+@dataclass
+class Session:
+    last_seen: float = field(default_factory=time.monotonic)
+    job: Job | None = None
+
+
+class Explorer:
+    """The app's state: the engine and every page's session."""
+
+    def __init__(self, inline: bool = False):
+        self.engine = Engine(inline=inline)
+        self.sessions: dict[str, Session] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        threading.Thread(target=self._watchdog, name="explorer-heartbeat", daemon=True).start()
+
+    def session(self, sid: str) -> Session:
+        with self._lock:
+            s = self.sessions.get(sid)
+            if s is None:
+                s = self.sessions[sid] = Session()
+            s.last_seen = time.monotonic()
+            return s
+
+    def _watchdog(self) -> None:
+        """Stop the runs of pages that stopped polling (closed, navigated away)."""
+        while not self._stop.wait(1.0):
+            now = time.monotonic()
+            with self._lock:
+                for sid, s in list(self.sessions.items()):
+                    if s.job is not None and s.job.active and now - s.last_seen > HEARTBEAT_S:
+                        s.job.cancel("the page stopped polling")
+                    if now - s.last_seen > SESSION_IDLE_S and (s.job is None or s.job.finished):
+                        del self.sessions[sid]
+
+    def close(self) -> None:
+        self._stop.set()
+        self.engine.close()
+
+
+def _html(template: str, **kw) -> HTMLResponse:
+    return HTMLResponse(env.get_template(template).render(**kw))
+
+
+def _error(message: str) -> HTMLResponse:
+    return _html("error.html", message=message)
+
+
+# ---------------------------------------------------------------- the form
+def _seats(game: str, form) -> tuple[int | None, str]:
+    """Seats of the setup in ``form`` (None and the reason when it is not valid yet)."""
+    g = get_game(game)
+    try:
+        settings = {}
+        for f in setting_fields(g):
+            raw = str(form.get(f.name, "") or "").strip()
+            if raw:
+                settings[f.name] = g.check_setting(f.name, int(raw) if f.name == "level"
+                                                   and raw.isdigit() else raw)
+        raw = str(form.get("players", "") or "").strip()
+        players = int(raw) if raw else None
+        return g.players_of(g.make_config(settings, players, {})), ""
+    except (ConfigError, ValueError) as e:
+        return None, str(e)
+
+
+def _setup_context(game: str, sid: str) -> dict:
+    g = get_game(game)
+    n, _ = _seats(game, {})
+    return {"sid": sid, "games": {name: get_game(name).title for name in GAMES},
+            "game": g.name, "title": g.title, "settings": setting_fields(g),
+            "variants": variant_fields(g), "policies": policy_names(g), "seats": n,
+            "seat_error": "", "default_players": n}
+
+
+def _seats_context(form) -> dict:
+    game = str(form.get("game", "demos"))
+    g = get_game(game)
+    n, err = _seats(game, form)
+    keep = {k: str(form.get(k, "") or "") for k in form.keys()}
+    return {"policies": policy_names(g), "seats": n, "seat_error": err, "values": keep}
+
+
+# ---------------------------------------------------------------- the results
+def _side(label: str) -> str:
+    if label.isdigit():
+        return f"seat {label}"
+    if label == "all":
+        return "the team"
+    return f"side {label}"
+
+
+def _pct(v: float, short: bool = False, bare: bool = False) -> str:
+    if v is None or not math.isfinite(v):
+        return "–"
+    return f"{v * 100:.3g}%" if short else f"{v * 100:.1f}" + ("" if bare else "%")
+
+
+def _num(v: float, short: bool = False, bare: bool = False) -> str:
+    if v is None or not math.isfinite(v):
+        return "–"
+    return f"{v:.4g}" if short else f"{v:.2f}"
+
+
+def _results_context(job: Job | None, sid: str) -> dict:
+    ctx = {"sid": sid, "job": job, "poll_ms": POLL_MS, "charts": [], "rows": [],
+           "sentence": "", "progress": 0.0, "widest": None}
+    if job is None:
+        return ctx
+    s: Setup = job.setup
+    g = get_game(s.game)
+    ctx["target"] = None if s.half_width is None else s.half_width * 100
+    ctx["max_games"] = s.games
+    ctx["progress"] = (1.0 if job.state == "done" else
+                       min(1.0, job.games / s.games) if s.games else 0.0)
+    if not job.rows:
+        return ctx
+    rows = job.rows
+    ws = [r for r in rows if r["metric"] == "win_share"]
+    widths = [(r["diff_ci_high"] - r["diff_ci_low"]) / 2 for r in ws
+              if math.isfinite(r["diff_ci_high"]) and math.isfinite(r["diff_ci_low"])]
+    ctx["widest"] = max(widths) * 100 if widths else None
+    cooperative = g.cooperative(s.config())        # P5: one result for the whole team
+    if cooperative:
+        ws = ws[:1]
+    moved = [r for r in ws if r["moved"]]
+    so_far = " so far" if job.active else ""
+    if moved and cooperative:
+        r = moved[0]
+        ctx["sentence"] = f"The change moves the team's win rate by {r['diff'] * 100:+.1f} pp{so_far}."
+    elif moved:
+        ctx["sentence"] = (f"The change moves the win share of "
+                           + ", ".join(f"{_side(r['side'])} by {r['diff'] * 100:+.1f} pp"
+                                       for r in moved) + f"{so_far}.")
+    else:
+        ctx["sentence"] = (f"No win share has moved beyond its 95% interval{so_far} "
+                           "(which does not show them equal: see the intervals).")
+
+    def ci(point, metric, side):
+        return job.cis.get(f"{point}|{metric}|{side}", [math.nan] * 3)
+
+    label = (lambda side: "the team") if cooperative else _side
+    groups = [(label(r["side"]), [("reference", *ci(0, "win_share", r["side"])),
+                                  ("this setup", *ci(1, "win_share", r["side"]))]) for r in ws]
+    groups.append(("no winner", [("reference", *ci(0, "no_winner", "all")),
+                                 ("this setup", *ci(1, "no_winner", "all"))]))
+    what = "team" if cooperative else ("side" if any(not r["side"].isdigit() for r in ws)
+                                       else "seat")
+    ctx["charts"].append(charts.bars(groups, _pct, f"Win share by {what} and no-winner "
+                                                   "share, 95% intervals", css_id="chart-share"))
+    diffs = [(label(r["side"]), r["diff"] * 100, r["diff_ci_low"] * 100,
+              r["diff_ci_high"] * 100, bool(r["moved"])) for r in ws]
+    nw = next((r for r in rows if r["metric"] == "no_winner"), None)
+    if nw is not None:
+        diffs.append(("no winner", nw["diff"] * 100, nw["diff_ci_low"] * 100,
+                      nw["diff_ci_high"] * 100, bool(nw["moved"])))
+    ctx["charts"].append(charts.differences(diffs, "Paired difference, this setup − "
+                                                   "reference (percentage points, 95%)"))
+    length = g.length
+    lr = next((r for r in rows if r["metric"] == length), None)
+    if lr is not None:
+        ctx["charts"].append(charts.bars(
+            [(f"{length} / game", [("reference", *ci(0, length, "all")),
+                                   ("this setup", *ci(1, length, "all"))])],
+            _num, f"Game length ({length} per game), 95% intervals; paired difference "
+                  f"{lr['diff']:+.3f} [{lr['diff_ci_low']:+.3f}, {lr['diff_ci_high']:+.3f}]",
+            percent=False, css_id="chart-length"))
+    for r in rows:
+        q = g.quantity(r["metric"])
+        f = _pct if q.rate or r["metric"] == "win_share" else _num
+        scale = 100 if f is _pct else 1
+        unit = " pp" if f is _pct else ""
+        ctx["rows"].append({
+            "figure": r["metric"].replace("_", " "), "side": r["side"],
+            "description": r["description"], "reference": f(r["reference"]),
+            "changed": f(r["changed"]),
+            "diff": f"{r['diff'] * scale:+.2f}{unit}",
+            "ci": f"[{r['diff_ci_low'] * scale:+.2f}, {r['diff_ci_high'] * scale:+.2f}]",
+            "moved": bool(r["moved"])})
+    return ctx
+
+
+# ---------------------------------------------------------------- routes
+def create_app(inline: bool = False) -> Starlette:
+    """The explorer's app; ``inline=True`` plays runs in a thread (tests), else in a
+    child process."""
+    state: dict = {}
+
+    def ex() -> Explorer:
+        if "ex" not in state:
+            state["ex"] = Explorer(inline=inline)
+        return state["ex"]
+
+    async def page(request: Request):
+        sid = secrets.token_urlsafe(9)
+        game = request.query_params.get("game", "demos")
+        if game not in GAMES:
+            game = "demos"
+        return _html("page.html", **_setup_context(game, sid))
+
+    async def setup(request: Request):
+        game = request.query_params.get("game", "demos")
+        if game not in GAMES:
+            return _error(f"unknown game {game!r} (available: {', '.join(GAMES)})")
+        return _html("setup.html", **_setup_context(game, request.query_params.get("sid", "")))
+
+    async def seats(request: Request):
+        form = request.query_params
+        if str(form.get("game", "")) not in GAMES:
+            return _error("unknown game")
+        return _html("seats.html", **_seats_context(form))
+
+    async def run(request: Request):
+        form = await request.form()
+        sid = str(form.get("sid", ""))
+        sess = ex().session(sid)
+        try:
+            setup_ = read_form(form)
+            from demos_sim.analysis.core.whatif import plan
+            await run_in_threadpool(plan, **setup_.plan_args())   # refuse now what the run would
+        except ConfigError as e:
+            return _html("results.html", **_results_context(sess.job, sid),
+                         error=str(e))
+        if sess.job is not None:
+            sess.job.cancel("a new run from the same page")
+        sess.job = ex().engine.submit(setup_)
+        return _html("results.html", **_results_context(sess.job, sid))
+
+    async def status(request: Request):
+        sid = request.query_params.get("sid", "")
+        sess = ex().session(sid)
+        return _html("results.html", **_results_context(sess.job, sid))
+
+    async def stop(request: Request):
+        form = await request.form()
+        sid = str(form.get("sid", ""))
+        sess = ex().session(sid)
+        if sess.job is not None:
+            sess.job.cancel("stopped from the page")
+        return _html("results.html", **_results_context(sess.job, sid))
+
+    def _export_text(form) -> str:
+        from demos_sim.runner.experiment import parse_experiment
+
+        text = to_toml(read_form(form))
+        parse_experiment(text, "whatif.toml")          # the runner reads it, or we say why
+        return text
+
+    async def export(request: Request):
+        form = await request.form()
+        try:
+            text = await run_in_threadpool(_export_text, form)
+        except ConfigError as e:
+            return _error(str(e))
+        return _html("export.html", text=text)
+
+    async def export_file(request: Request):
+        form = await request.form()
+        try:
+            text = await run_in_threadpool(_export_text, form)
+        except ConfigError as e:
+            return Response(f"error: {e}\n", media_type="text/plain", status_code=400)
+        return Response(text, media_type="application/toml", headers={
+            "Content-Disposition": 'attachment; filename="whatif.toml"'})
+
+    async def replay(request: Request):
+        from demos_sim.explorer.replay import sample
+
+        form = await request.form()
+        try:
+            setup_ = read_form(form)
+            which = "against" if str(form.get("sample_of", "")) == "reference" else "change"
+            raw = str(form.get("sample", "") or "0").strip() or "0"
+            if not raw.isdigit() or int(raw) > 999:
+                raise ConfigError(f"sample game must be a number from 0 to 999, got {raw!r}")
+            rep = await run_in_threadpool(sample, setup_, which, int(raw))
+        except ConfigError as e:
+            return _error(str(e))
+        return _html("replay.html", rep=rep, index=int(raw),
+                     which="the reference" if which == "against" else "this setup")
+
+    async def on_error(request: Request, exc: Exception):
+        return _error(f"something went wrong: {type(exc).__name__}: {exc}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        if "ex" in state:
+            state["ex"].close()
+
+    app = Starlette(routes=[
+        Route("/", page), Route("/setup", setup), Route("/seats", seats),
+        Route("/run", run, methods=["POST"]), Route("/status", status),
+        Route("/stop", stop, methods=["POST"]), Route("/export", export, methods=["POST"]),
+        Route("/export.toml", export_file, methods=["POST"]),
+        Route("/replay", replay, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ], exception_handlers={Exception: on_error}, lifespan=lifespan)
+    app.state.explorer = ex
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8050, inline: bool = False) -> None:
+    import uvicorn
+
+    print(f"demos-sim explorer: http://{host}:{port}/  (Ctrl-C to stop)", flush=True)
+    uvicorn.run(create_app(inline=inline), host=host, port=port, log_level="warning")

@@ -1,0 +1,38 @@
+"""Headless Chromium for the browser tests (Selenium + Debian's chromium and
+chromium-driver): :func:`find_browser` says why the tests cannot run, or where the
+browser is; :func:`chrome` starts one. Used by tests/report/test_browser.py and
+tests/explorer/test_explorer_browser.py."""
+
+from __future__ import annotations
+
+import shutil
+
+
+def find_browser() -> tuple[str, str] | str:
+    """``(chromium, chromedriver)`` paths, or why the browser tests cannot run."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[test]')"
+    chromium = next((p for p in map(shutil.which, ("chromium", "chromium-browser",
+                                                   "google-chrome")) if p), None)
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        return ("no headless browser: install Debian's chromium and chromium-driver "
+                "(.ci/run does) to run the browser tests")
+    return chromium, driver
+
+
+def chrome(found: tuple[str, str], width: int = 1280, height: int = 1000):
+    """A headless Chromium driver at ``width`` × ``height``."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = found[0]
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              "--hide-scrollbars", f"--window-size={width},{height}"):
+        opts.add_argument(a)
+    drv = webdriver.Chrome(service=Service(executable_path=found[1]), options=opts)
+    drv.set_page_load_timeout(60)
+    return drv

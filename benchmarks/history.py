@@ -112,20 +112,20 @@ def compare(current: list[dict], committed: list[dict]) -> tuple[list[str], int]
     yet committed are the lines of ``current`` after the ``len(committed)`` first ones."""
     fresh = last_by_workload(current[len(committed):])
     base = last_by_workload(committed)
-    lines = [f"{'workload':<40} {'today':>12} {'load':>5}  {'committed':>12} {'load':>5} "
+    lines = [f"{'workload':<44} {'today':>12} {'load':>5}  {'committed':>12} {'load':>5} "
              f"{'rev':>9}  {'speed':>6}"]
     flagged = 0
     for name, r in fresh.items():
         o = base.get(name)
         unit = r["unit"]
         if o is None:
-            lines.append(f"{name:<40} {float(r['rate']):>12,.1f} {r['load1']:>5}  "
+            lines.append(f"{name:<44} {float(r['rate']):>12,.1f} {r['load1']:>5}  "
                          f"{'(none)':>12} {'':>5} {'':>9}  {'':>6}  {unit}")
             continue
         q = speed_ratio(r, o)
         flag = "  SLOWER" if q < SLOW else ""
         flagged += q < SLOW
-        lines.append(f"{name:<40} {float(r['rate']):>12,.1f} {r['load1']:>5}  "
+        lines.append(f"{name:<44} {float(r['rate']):>12,.1f} {r['load1']:>5}  "
                      f"{float(o['rate']):>12,.1f} {o['load1']:>5} {o['revision'][:9]:>9}  "
                      f"{q:>6.2f}  {unit}{flag}")
     return lines, flagged

@@ -36,6 +36,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+# Measure this tree's code, whatever checkout the environment has installed (an editable
+# install of another one would otherwise be imported), in worker processes too.
+sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 PATH = HERE / "history.csv"
 REL = "benchmarks/history.csv"
 COLUMNS = ["date_utc", "revision", "machine", "load1", "workload", "rate", "unit"]

@@ -1,7 +1,7 @@
 """A/B speed of the working tree against a git revision, in alternating runs.
 
     .venv/bin/python benchmarks/bench_ab.py --base REV [--policies greedy,random,heuristic]
-        [--games 10000] [--pairs 5] [--rules full]
+        [--games 10000] [--pairs 5] [--rules full] [--startup]
 
 The revision is exported (``git archive``, nothing in the repository changes) to
 ``/tmp/demos-sim-ab-REV`` (kept, so its numba cache is warm the next time). Each pair
@@ -11,7 +11,8 @@ CPU time; the ratio of each pair is one measurement. On a shared machine the abs
 rates move with the load, but both trees see nearly the same load within a pair, so the
 median ratio is the figure to trust (its range is printed too). Every run appends the
 median ratios (unit ``x``, workload ``ab/…/over-REV``) and the working tree's best rates
-to ``benchmarks/history.csv``.
+to ``benchmarks/history.csv``. With ``--startup`` also the wall time of a second
+``demos-sim simulate --games 10`` (numba cache warm) in alternating pairs.
 """
 
 from __future__ import annotations
@@ -81,6 +82,16 @@ def run(tree: Path, policies: list[str], games: int, rules: str, reps: int) -> d
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def startup(tree: Path) -> float:
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    cmd = [sys.executable, "-m", "demos_sim.cli", "simulate", "--games", "10", "--seed", "1"]
+    t = time.perf_counter()
+    subprocess.run(cmd, cwd=tree, env=env, check=True, capture_output=True)
+    return time.perf_counter() - t
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", required=True, help="git revision to compare with")
@@ -89,6 +100,7 @@ def main(argv=None) -> int:
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--reps", type=int, default=2, help="timed repeats in a run (best)")
     ap.add_argument("--rules", default="full", choices=("full", "simplified"))
+    ap.add_argument("--startup", action="store_true", help="also the start-up time")
     a = ap.parse_args(argv)
     pols = a.policies.split(",")
     base = export(a.base)
@@ -115,6 +127,17 @@ def main(argv=None) -> int:
               f" rounds/s   ratio median {med:.3f} [{r[0]:.3f}, {r[-1]:.3f}]")
         rows.append((f"ab/demos/{a.rules}/4p/{p}/over-{rev}", med, "x"))
         rows.append((f"ab/demos/{a.rules}/4p/{p}/1core-cpu-best", best["work"][p], "rounds/s"))
+    if a.startup:
+        for t in trees.values():
+            startup(t)                            # fills the caches
+        st = {k: [] for k in trees}
+        for i in range(a.pairs):
+            for k in (("base", "work") if i % 2 == 0 else ("work", "base")):
+                st[k].append(startup(trees[k]))
+        q = statistics.median(w / b for w, b in zip(st["work"], st["base"]))
+        print(f"  second start-up  base best {min(st['base']):.2f} s  work best "
+              f"{min(st['work']):.2f} s   time ratio median {q:.3f}")
+        rows.append((f"ab/demos/second-start/over-{rev}", 1 / q, "x"))
     history.record(rows)
     return 0
 

@@ -36,8 +36,14 @@ test-fast: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/demos-sim serve --port 8050
 
+# Every benchmark at a size that keeps the whole under a few minutes; each appends its
+# figures to benchmarks/history.csv, and the last step prints them next to the last
+# committed figures (git show HEAD:benchmarks/history.csv) as speed ratios.
 bench: $(STAMP)
-	$(PY) benchmarks/bench_demos.py
+	$(PY) benchmarks/bench_demos.py --games 20000 --repeats 3 --policies greedy,random,heuristic --pure-seconds 2
+	$(PY) benchmarks/bench_protocole.py --games 100000 --repeats 3
+	$(PY) benchmarks/bench_assemblee.py --games 20000 --repeats 3
+	$(PY) benchmarks/history.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

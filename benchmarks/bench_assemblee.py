@@ -4,6 +4,8 @@
 
 One-core and all-core runs are interleaved and repeated, since the second vCPU of these
 machines comes and goes (PERFORMANCE.md #5): the median and every run are reported.
+Every run appends its figures to ``benchmarks/history.csv`` (:mod:`history`): one core
+in wall time and in process CPU time (``-cpu``), all cores.
 Rates are measured by ``simulate`` after the kernels are warm (joblib workers).
 """
 
@@ -13,7 +15,12 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import history  # noqa: E402  (stamps the start date and load before anything runs)
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
@@ -39,21 +46,29 @@ def main(argv=None):
     _simulate(a.players, a.policy, 2000, 1)                   # compile or load the cache
     one, many = [], []
     for _ in range(a.repeats):
-        one.append(_simulate(a.players, a.policy, a.games, 1))
+        (g, r), cpu = history.timed(_simulate, a.players, a.policy, a.games, 1)
+        one.append((g, r, a.games / cpu))
         if cores > 1:
             many.append(_simulate(a.players, a.policy, a.games, cores))
     out = {"players": a.players, "policy": a.policy, "games_per_run": a.games, "cores": cores,
            "one_core": {"games_per_s": statistics.median(x[0] for x in one),
-                        "games_per_s_runs": [x[0] for x in one]}}
+                        "games_per_s_runs": [x[0] for x in one],
+                        "games_per_cpu_s": statistics.median(x[2] for x in one)}}
     if many:
         g = statistics.median(x[0] for x in many)
         out["all_cores"] = {"games_per_s": g, "games_per_s_runs": [x[0] for x in many],
                             "scaling": g / out["one_core"]["games_per_s"]}
+    name = f"assemblee/{a.players}p/{a.policy}"
+    rows = [(f"{name}/1core", out["one_core"]["games_per_s"], "games/s"),
+            (f"{name}/1core-cpu", out["one_core"]["games_per_cpu_s"], "games/s")]
+    if many:
+        rows.append((f"{name}/{cores}core", out["all_cores"]["games_per_s"], "games/s"))
+    history.record(rows)
     if a.json:
         print(json.dumps(out, indent=1))
         return
     print(f"L'Assemblée, {a.players} players, {a.policy}, {a.games} games x {a.repeats} "
-          "(median; every run listed)")
+          f"(median; every run listed; start load {history.START_LOAD:.2f})")
     o = out["one_core"]
     print(f"  1 core : {o['games_per_s']:>10,.0f} games/s   runs "
           f"{', '.join(f'{x:,.0f}' for x in o['games_per_s_runs'])}")

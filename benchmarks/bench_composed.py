@@ -13,7 +13,8 @@ time (less disturbed than wall time on a shared machine). The two policies of a 
 run back to back, in alternating order, ``--repeats`` times: the ratio of each such
 pair of runs is one measurement; the median ratio and its range are printed, and the
 best rate of each policy. Also the time to compose (a fresh compilation in every
-process: compositions are not cached on disk).
+process: compositions are not cached on disk). Every run appends the best rates, the
+median ratios and the composing time to ``benchmarks/history.csv`` (:mod:`history`).
 
     .venv/bin/python benchmarks/bench_composed.py --games 20000 --repeats 5
 """
@@ -21,12 +22,16 @@ process: compositions are not cached on disk).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 from numba import njit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import history  # noqa: E402  (stamps the start date and load before anything runs)
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
@@ -104,6 +109,11 @@ def main(argv=None) -> int:
         print(f"  {a:<10} best {best[a]:>9,.0f} rounds/s   {b:<13} best {best[b]:>9,.0f} "
               f"rounds/s   composed / hand-written: median {q[1]:.3f} [{q[0]:.3f}, {q[2]:.3f}]")
     print(f"composing a policy (compilation, every process): {compose_s:.2f} s")
+    rows = [(f"demos/full/4p/{n}/1core-cpu-best", best[n], "rounds/s") for n in best]
+    rows += [(f"demos/composed/{b}-over-{a}", float(np.median(ratios[b])), "x")
+             for a, b in pairs]
+    rows.append(("demos/composed/compose", compose_s, "s"))
+    history.record(rows)
     return 0
 
 

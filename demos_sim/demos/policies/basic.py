@@ -46,6 +46,7 @@ from demos_sim.demos.layout import (
     O_COVER, O_FAV, O_FIGS, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_SEAT, O_SIDE,
     O_TABLE,
 )
+from demos_sim.demos import tables as T
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.teamplay import (
     alloc_media, best_mate_target, covered_harmony, veto_shift,
@@ -243,16 +244,120 @@ def _best_blind_discard(sr, h, fav, weight):
     while x:
         d = lowest_bit(x)
         x &= x - 1
-        h4 = h & ~(1 << d)
-        if kd != 0 and not (cm >> d) & 1:
-            v = sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
-        else:
-            v = value4(sr, h4, fav, weight)
-        v += 0.0001 * (10 - d % 10)
+        v = _blind_value(sr, h, fav, weight, kd, sc, cm, d)
         if v > best:
             best = v
             card = d
     return best, card
+
+
+@njit(cache=True, inline="always")
+def _blind_value(sr, h, fav, weight, kd, sc, cm, d):
+    """Value of discarding ``d`` from ``h`` before a blind draw (``kd, sc, cm``:
+    ``best_combo`` of ``h``), with the lower-card tie-break."""
+    h4 = h & ~(1 << d)
+    if kd != 0 and not (cm >> d) & 1:
+        v = sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
+    else:
+        v = value4(sr, h4, fav, weight)
+    return v + 0.0001 * (10 - d % 10)
+
+
+# ------------------------------------------------------------------ the blind discard as a table
+# _best_blind_discard for every 5-card hand (demos_sim.demos.tables), under the standard
+# scoring, no favourite suit and greedy's draw weight: byte 1 = the card | kind << 6,
+# byte 2 = what its value is made of, so that the value is the same float as computed.
+_BK_RUN, _BK_CARRE, _BK_DRAW, _BK_CONST = 0, 1, 2, 3
+
+
+@njit(cache=True, inline="always")
+def _blind_decode(b1, b2, weight):
+    """(value, card) of a table entry (see :func:`_blind_encode`)."""
+    d = np.int64(b1 & 63)
+    k = np.int64(b1 >> 6)
+    c = np.int64(b2)
+    if k == _BK_RUN:            # a run is kept: its score, the unplayed card, the draw
+        v = (5 + (c >> 4)) + 0.0005 * ((c & 15) + 5)
+    elif k == _BK_CARRE:
+        v = T.STD_CARRE + 0.0005 * (c + 5)
+    elif k == _BK_DRAW:         # value4: a run one card short
+        v = c * weight
+    else:                       # value4: nothing, or a Carré one card short
+        v = T.STD_CARRE * weight * 0.5 if c else 0.0
+    return v + 0.0001 * (10 - d % 10), d
+
+
+@njit(cache=True)
+def _blind_encode(sr, h, weight):
+    """The two bytes of ``h`` (-1, -1 when the value has no encoding)."""
+    v, d = _best_blind_discard(sr, h, -1, weight)
+    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
+    h4 = h & ~(1 << d)
+    if not (kd != 0 and not (cm >> d) & 1):
+        kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
+    k = -1
+    c = -1
+    if kd == 2 and sc == T.STD_CARRE:
+        k, c = _BK_CARRE, total_value(h4) - total_value(cm)
+    elif kd == 1 and 5 <= sc <= 20:
+        k, c = _BK_RUN, (sc - 5) * 16 + total_value(h4) - total_value(cm)
+    elif kd == 0:
+        v4 = value4(sr, h4, -1, weight)
+        if v4 == 0.0:
+            k, c = _BK_CONST, 0
+        elif v4 == T.STD_CARRE * weight * 0.5:
+            k, c = _BK_CONST, 1
+        else:
+            k, c = _BK_DRAW, np.int64(round(v4 / weight))
+    if k < 0 or c < 0 or c > 255:
+        return -1, -1
+    b1 = d | (k << 6)
+    v2, d2 = _blind_decode(np.uint8(b1), np.uint8(c), weight)
+    if v2 != v or d2 != d:
+        return -1, -1
+    return b1, c
+
+
+@njit(cache=True)
+def _blind_discard_table(full):
+    """Rows 0 and 1: bytes 1 and 2 of every 5-card hand (rank order)."""
+    hs = T.hands5(full)
+    sr = (np.int64(full), np.int64(T.STD_CARRE), np.int64(T.STD_RB0), np.int64(T.STD_RB1),
+          np.int64(T.STD_RB2), np.int64(0))
+    out = np.empty((2, hs.shape[0]), np.uint8)
+    for i in range(hs.shape[0]):
+        b1, b2 = _blind_encode(sr, hs[i], GREEDY_PARAMS[P_DRAW_WEIGHT])
+        if b1 < 0:
+            raise ValueError("a blind discard with no table encoding")
+        out[0, i] = b1
+        out[1, i] = b2
+    return out
+
+
+_BLIND_TABLES = T.build_tables(_blind_discard_table, 2)
+_BF1 = np.ascontiguousarray(_BLIND_TABLES[0][0])     # full rules, byte 1
+_BF2 = np.ascontiguousarray(_BLIND_TABLES[0][1])
+_BS1 = np.ascontiguousarray(_BLIND_TABLES[1][0])     # simplified rules
+_BS2 = np.ascontiguousarray(_BLIND_TABLES[1][1])
+del _BLIND_TABLES
+
+
+@njit(cache=True, inline="always")
+def _blind_table_covers(sr, h, fav, weight):
+    return (_BF1.shape[0] > 0 and weight == GREEDY_PARAMS[P_DRAW_WEIGHT]
+            and T.std_scoring(sr, fav) and T.is_hand5(h, sr[0]))
+
+
+@njit(cache=True)
+def blind_discard(sr, h, fav, weight):
+    """:func:`_best_blind_discard` — (value, card) — read from its table when the table
+    covers the case (5 cards, standard scoring, no favourite suit, greedy's weight)."""
+    if _blind_table_covers(sr, h, fav, weight):
+        i = T.rank5(h, sr[0])
+        if sr[0]:
+            return _blind_decode(_BF1[i], _BF2[i], weight)
+        return _blind_decode(_BS1[i], _BS2[i], weight)
+    return _best_blind_discard(sr, h, fav, weight)
 
 
 @njit(cache=True)
@@ -267,7 +372,7 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
     code = -1
     if can_pass:
         best = value5(sr, h, fav)                # pass: keep the hand as it is
-    v, d = _best_blind_discard(sr, h, fav, weight)
+    v, d = blind_discard(sr, h, fav, weight)
     if v > best:
         best = v
         code = d * 64 + DECK_TOP
@@ -393,8 +498,8 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN:
         sr = scoring_rules(cfg)
         if kind == K_PUBLIC:
-            code = _best_blind_discard(sr, obs[O_HAND], obs[O_FAV + seat],
-                                       params[P_DRAW_WEIGHT])[1]
+            code = blind_discard(sr, obs[O_HAND], obs[O_FAV + seat],
+                                 params[P_DRAW_WEIGHT])[1]
         else:
             code = _greedy_discard_take(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
                                         params[P_DRAW_WEIGHT], params[P_NOTAKE] > 0,

@@ -15,7 +15,7 @@ import pytest
 from demos_sim import ConfigError
 from demos_sim.demos import layout as L
 from demos_sim.demos.policies import get
-from demos_sim.demos.policies.basic import _best_blind_discard, scoring_rules
+from demos_sim.demos.policies.basic import greedy_blind_discard, scoring_rules
 from demos_sim.demos.policies.ismcts import (
     P_BUDGET, P_POINTS, P_ROLL_POLICY, P_ROLL_VETO, RH, WDECK, WH, WND, WS_LEN, WSEC, WVET,
     determinise, rollout,
@@ -185,7 +185,7 @@ def test_rollout_replays_the_engine_round_by_round(rules, mode, n):
             ws[WDECK:WDECK + m - 5 * n] = deck[5 * n:]
             obs[L.O_N], obs[L.O_SEAT], obs[L.O_DEALER] = n, seat, dealer
             obs[L.O_KIND] = L.K_PUBLIC
-            d = _best_blind_discard(sr, ws[WH + seat], -1, 0.35)[1]
+            d = greedy_blind_discard(sr, ws[WH + seat], -1, 0.35)[1]
             rollout(cfg, sr, obs, ws, L.K_PUBLIC, 0, d, params)
             assert {p: int(ws[RH + p]) for p in range(n)} == shown, (key, events[i])
             rounds += 1
@@ -253,8 +253,9 @@ def _se(m):
 def test_ismcts_beats_a_planted_weak_policy():
     """``heuristic:notake`` never takes a face-up card (a planted weakness); ismcts@8
     must beat it by more than 3 standard errors of the win share (delta method over
-    deals, as the tournament), i.e. a false failure has probability ~0.1% at the bound."""
+    deals, as the tournament), i.e. a false failure has probability ~0.1% at the bound.
+    Measured: 0.85 ± 0.015 (300 deals), so the bound holds with a wide margin at 100."""
     m = match("demos", make_config("demos", 4, rules="full"), "ismcts@8", "heuristic:notake",
-              300, 2027)
+              100, 2027)
     w, se = _se(m)
     assert w - 3.0 * se > 0.5, (w, se)

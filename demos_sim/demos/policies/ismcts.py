@@ -9,9 +9,9 @@ on the same determinisation (common random numbers) makes the comparison between
 far less noisy than UCB1's one-option-per-iteration sampling at these small budgets, and
 sequential halving (the iterations in equal stages, after each only the better half of
 the candidates goes on until two are left, :func:`search`) spends the later iterations
-where they matter. A tree over the seat's
-later decisions (OpenSpiel's ``ismcts.py``) is the natural next step; here the seat's
-own later turns in a rollout are played by the rollout policy.
+where they matter. A tree over the seat's later decisions (UCT over its information
+sets, as OpenSpiel's ``ismcts.py``) is the natural next step; here the seat's own later
+turns in a rollout are played by the rollout policy.
 
 - **Determinisation** (:func:`determinise`, from the observation only, RULES.md M2): the
   cards the seat has not seen — the game's cards minus its hand, every card face up this
@@ -22,7 +22,8 @@ own later turns in a rollout are played by the rollout policy.
   discard still face down (D3.3), each face-down unanimous discard (D3.4.3, out of the
   round), and the rest is the deck in draw order. The counts always add up (the
   test checks it on hand-set positions). Opponents' past choices are not used to
-  weight the deal (as in OpenSpiel's ISMCTS).
+  weight the deal (as in OpenSpiel's ISMCTS), except through ``P_SKILL`` /
+  ``P_VETO_SKILL`` below.
 - **Rollouts** (:func:`rollout`, the round's forward model, kept here in one place with
   the rule IDs): the rest of the public turn (D3.2), the secret turn (D3.3, a pass only
   when ``secret_optional``), the veto check (D3.4.1, sides in action order, the first
@@ -30,7 +31,7 @@ own later turns in a rollout are played by the rollout policy.
   (D3.4.3) and the showdown's combinations and round keys (D4.1–D4.3, ``best_combo``
   and ``round_key`` of :mod:`demos_sim.demos.scoring`). Every seat — the deciding one
   after its root move too — plays ``greedy``'s discards and takes (the same functions,
-  :mod:`demos_sim.demos.policies.basic`); a side vetoes when the asked player's hand
+  :mod:`demos_sim.demos.policies.basic`; ``heuristic``'s with ``P_ROLL_POLICY`` = 1); a side vetoes when the asked player's hand
   scores at least ``params[P_ROLL_VETO]`` (17, ``heuristic``'s threshold).
 - **Evaluation cut-off: the end of the current round.** A rollout's value is 1 when the
   deciding seat's side is among the round's winners (D4.3, D9.4; 1.5 with a Carré: two
@@ -55,10 +56,27 @@ own later turns in a rollout are played by the rollout policy.
   (D6.2). Searched: the public, secret and unanimous turns and the veto, in every mode
   (individual full and simplified, 2v2, 2v3, 2v2+1: sides come from the configuration).
 
+Parameters (``params``; 0-11 are ``heuristic``'s): ``P_BUDGET`` (12) iterations per
+searched decision (``ismcts@N``); ``P_WIDTH`` (13) root candidates kept; ``P_VETO_COST``
+(14); ``P_POINTS`` (15) value of a round point; ``P_ROLL_VETO`` (16) the rollouts' veto
+threshold; ``P_KINDS`` (17) bit mask of the decision kinds searched (``1 << kind``; the
+others go to ``heuristic``: an ablation switch); ``P_SKILL`` (18) and ``P_VETO_SKILL``
+(19): opponents' unknown cards are dealt as the best (D4.1 score) of 1 + skill × (its
+discard turns done this round) uniform draws — a crude stand-in for what their play so
+far says about their hands (uniform deals make an opponent who has improved its hand
+twice look too weak, which misled the veto: measured 0.48 against heuristic with the
+veto searched on uniform deals, 0.52 with ``P_VETO_SKILL`` = 3, veto-only search, 3,000
+deals); 0 for the discards, 3 for the veto by default; ``P_ROLL_POLICY`` (20): 0 greedy
+rollouts (default), 1 heuristic's discards and takes in the rollouts (about 5× slower;
+against heuristic, 600 deals: 0.533 at @32 against 0.495 for greedy rollouts at @32,
+but greedy rollouts at @128, for less time, made 0.569; measured with one halving step,
+before the halving became sequential).
+
 Restricted forms: ``ismcts:noveto`` never vetoes (in its rollouts its side does not
 either), ``:notake`` never takes a face-up card (nor in its rollouts), ``:nomedia`` as
 ``heuristic``. Chance comes only from the policy's stream (same seed, same games). Each
-searched decision allocates one small scratch vector; the rollouts allocate nothing.
+searched decision allocates two small scratch vectors (``WS_LEN`` int64, 2 × MAXOPT
+float64); the determinisations and rollouts allocate nothing.
 """
 
 import numpy as np
@@ -72,7 +90,7 @@ from demos_sim.demos.layout import (
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
-    _best_blind_discard, _greedy_discard_take, scoring_rules, value5,
+    greedy_blind_discard, greedy_discard_take, scoring_rules, value5,
 )
 from demos_sim.demos.policies.heuristic import (
     ALL_FULL, HEURISTIC_PARAMS, NO_ACES, P_DRAW_W, P_FLOOR, P_HORIZON, P_KEEP, P_NOMEDIA,
@@ -210,7 +228,7 @@ def _roll_public(sr, h, fav, seen, allc, params, hpol):
         kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
         return best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
                           params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
-    return _best_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
+    return greedy_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
 
 
 @njit(cache=True)
@@ -220,7 +238,7 @@ def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, 
         unseen = allc & ~(h | seen)
         return discard_take(sr, h, table, fav, unseen, notake, can_pass, params[P_KEEP],
                             params[P_DRAW_W], params[P_FLOOR])
-    return _greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
+    return greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
 
 
 @njit(cache=True)

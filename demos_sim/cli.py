@@ -114,7 +114,10 @@ def cmd_policies(args) -> int:
     for name in registry.available():
         p = registry.get(name)
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""
-        print(f"{name:<10} {p.description}{flags}")
+        budget = f"  (budget: {name}@N, default {p.default_budget})" if p.budget is not None else ""
+        print(f"{name:<10} {p.description}{flags}{budget}")
+    print("a policy spec is name[:flag][@N]: ':flag' a restricted form, '@N' the search "
+          "budget (a whole number >= 1) of the policies that show one")
     return 0
 
 

@@ -8,8 +8,21 @@ A policy is any ``@numba.njit`` function with the signature :data:`POLICY_SIG`::
 observation (RULES.md M2), ``opts[:n_opts]`` the legal options of the decision, ``params``
 the policy's own float64 parameters (:data:`N_PARAMS` of them) and ``rng`` its one-word
 random stream (use :func:`demos_sim.rng.below`). Engines call it through a function
-pointer, so registering a policy never touches engine code. Restricted forms
-``name:flag`` set one parameter to 1 (``flags={"noveto": index_in_params}``).
+pointer, so registering a policy never touches engine code.
+
+A *policy spec* names a policy wherever one is asked for (``--policies``, an experiment's
+``policies``, the tournament, the tuner, the analyses; all go through
+:meth:`PolicyRegistry.get`)::
+
+    name[:flag][@N]          greedy   heuristic:noveto   ismcts@256   ismcts:noveto@64
+
+- ``name:flag`` is a restricted form: it sets one parameter to 1
+  (``register(..., flags={"noveto": index_in_params})``).
+- ``name@N`` sets the policy's *budget* (search effort: iterations, samples …) to the
+  whole number ``N`` ≥ 1, for the policies that declare one
+  (``register(..., budget=index_in_params)``; the registered parameters hold its
+  default). ``name@N:flag`` is read as ``name:flag@N``. A bad spec (``ismcts@abc``, ``ismcts@0``, ``greedy@8``
+  for a policy without a budget) is a one-line :class:`~demos_sim.ConfigError`.
 
 Under ``NUMBA_DISABLE_JIT=1`` ``njit`` hands back the plain Python function; the
 registry then takes it as it is, so a plugin can be stepped through in a debugger.
@@ -19,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +57,12 @@ class Policy:
     params: np.ndarray
     description: str = ""
     flags: dict = field(default_factory=dict)
+    budget: int | None = None      # index in params of the ``@N`` budget, None: no budget
+
+    @property
+    def default_budget(self) -> int | None:
+        """The budget the registered parameters give (``name`` without ``@N``)."""
+        return None if self.budget is None else int(self.params[self.budget])
 
 
 class PolicyRegistry:
@@ -54,10 +74,14 @@ class PolicyRegistry:
         self._policies: dict[str, Policy] = {}
         self._loaded = False
 
-    def register(self, name: str, params=(), description: str = "", flags: dict | None = None):
-        """Decorator registering a policy function under ``name``."""
-        if not name or ":" in name or "," in name:
+    def register(self, name: str, params=(), description: str = "", flags: dict | None = None,
+                 budget: int | None = None):
+        """Decorator registering a policy function under ``name``; ``budget`` is the index
+        in ``params`` that ``name@N`` sets (None: the policy takes no ``@N``)."""
+        if not name or any(ch in name for ch in ":,@"):
             raise ValueError(f"bad policy name {name!r}")
+        if budget is not None and not 0 <= budget < N_PARAMS:
+            raise ValueError(f"budget index {budget} outside params[0:{N_PARAMS}]")
 
         def deco(fn):
             if not hasattr(fn, "nopython_signatures") and not (numba_config.DISABLE_JIT
@@ -65,7 +89,7 @@ class PolicyRegistry:
                 raise TypeError("a policy must be a numba.njit function with POLICY_SIG")
             p = np.zeros(N_PARAMS, np.float64)
             p[: len(params)] = params
-            self._policies[name] = Policy(name, fn, p, description, dict(flags or {}))
+            self._policies[name] = Policy(name, fn, p, description, dict(flags or {}), budget)
             return fn
 
         return deco
@@ -80,21 +104,44 @@ class PolicyRegistry:
         return sorted(self._policies)
 
     def get(self, spec: str) -> Policy:
-        """Look up ``"name"`` or ``"name:flag"``; unknown names raise ConfigError."""
+        """Look up a policy spec ``name[:flag][@N]`` (module docstring); unknown names, flags
+        and bad budgets raise ConfigError."""
         self._load_builtins()
-        base, _, flag = spec.partition(":")
+        base = re.split(r"[:@]", spec, maxsplit=1)[0]
+        parts = re.findall(r"([:@])([^:@]*)", spec[len(base):])
+        flags = [v for d, v in parts if d == ":"]
+        budgets = [v for d, v in parts if d == "@"]
+        if len(flags) > 1 or len(budgets) > 1:
+            raise ConfigError(f"policy spec {spec!r}: at most one ':flag' and one '@N' "
+                              "(name[:flag][@N])")
+        flag = flags[0] if flags else ""
+        at = bool(budgets)
+        budget = budgets[0] if budgets else ""
         if base not in self._policies:
             raise ConfigError(f"unknown {self.game} policy {base!r} "
                               f"(available: {', '.join(sorted(self._policies))})")
         pol = self._policies[base]
-        if not flag:
+        if not flag and not at:
             return pol
-        if flag not in pol.flags:
-            known = ", ".join(pol.flags) or "none"
-            raise ConfigError(f"policy {base!r} has no restricted form {flag!r} (known: {known})")
         params = pol.params.copy()
-        params[pol.flags[flag]] = 1.0
-        return Policy(spec, pol.fn, params, pol.description, pol.flags)
+        if flag:
+            if flag not in pol.flags:
+                known = ", ".join(pol.flags) or "none"
+                raise ConfigError(f"policy {base!r} has no restricted form {flag!r} "
+                                  f"(known: {known})")
+            params[pol.flags[flag]] = 1.0
+        if at:
+            if pol.budget is None:
+                takes = [n for n, p in sorted(self._policies.items()) if p.budget is not None]
+                raise ConfigError(f"policy spec {spec!r}: {base!r} takes no @N budget "
+                                  f"(policies that do: {', '.join(takes) or 'none'})")
+            if not (budget.isascii() and budget.isdigit()):
+                raise ConfigError(f"policy spec {spec!r}: the budget {budget!r} is not a "
+                                  "whole number")
+            if int(budget) < 1:
+                raise ConfigError(f"policy spec {spec!r}: the budget must be at least 1")
+            params[pol.budget] = float(int(budget))
+        return Policy(spec, pol.fn, params, pol.description, pol.flags, pol.budget)
 
     def resolve(self, specs: list[str], players: int) -> list[Policy]:
         """One policy per seat: a single name applies to every seat."""

@@ -26,9 +26,16 @@ VARIANT_SETS = [{}, {"favourite_suit_bonus": 10, "media_optional": True,
                 {"announced_trio": True, "team_talk": "hands", "team_trio": "pooled"}]
 
 
+# search policies at a small budget (``name@N``): what a decision may read does not depend
+# on the budget, and ismcts at its default would make this test minutes long
+SMALL_BUDGET = {"ismcts": 4}
+
+
 def _policy_names():
     names = available()
-    return names + [f"{n}:{f}" for n in names for f in get(n).flags]
+    specs = names + [f"{n}:{f}" for n in names for f in get(n).flags]
+    return [f"{s}@{SMALL_BUDGET[s.split(':')[0]]}" if s.split(":")[0] in SMALL_BUDGET else s
+            for s in specs]
 
 
 @pytest.mark.parametrize("policy", _policy_names())

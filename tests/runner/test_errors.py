@@ -64,6 +64,8 @@ CASES = [
     ('seating = "ABAB"\n' + BASE, "seating", "team modes only"),
     ('policies = ["nosuch"]\n' + BASE, "policies", "unknown DĒMOS policy 'nosuch'"),
     ('policies = ["greedy", "random"]\n' + BASE, "policies", "names 2 policies for 4 players"),
+    ('policies = ["greedy@8"]\n' + BASE, "policies", "'greedy' takes no @N budget"),
+    ('policies = ["ismcts@0"]\n' + BASE, "policies", "the budget must be at least 1"),
     (BASE + 'policies = [["greedy"], ["greedy:nosuch"]]\n', "grid.policies",
      "no restricted form"),
     ('plugins = ["no/such/file.py"]\n' + BASE, "plugins", "does not exist"),

@@ -30,7 +30,7 @@ resolve = REGISTRY.resolve
 
 
 def register(name: str, params=(), description: str = "", flags: dict | None = None,
-             others=None, **decisions):
+             others=None, budget: int | None = None, **decisions):
     """Register a DĒMOS policy under ``name``.
 
     Without decision keywords this is a decorator for one POLICY_SIG function that
@@ -43,12 +43,17 @@ def register(name: str, params=(), description: str = "", flags: dict | None = N
     and returns it. Decisions without a keyword go to ``others``: a numba function or
     the name of a registered policy (default ``"random"``, uniform among the legal
     options). A named ``others`` lends its parameters and restricted forms
-    (``greedy:noveto``) unless ``params`` or ``flags`` are given.
+    (``greedy:noveto``) and its ``@N`` budget unless ``params`` or ``flags`` are given.
+
+    ``budget`` is the index in ``params`` that the spec ``name@N`` sets (the search
+    effort of the policy; see :mod:`demos_sim.registry`); without it ``name@N`` is
+    refused.
     """
     if not decisions:
         if others is not None:
             raise TypeError("others= needs at least one decision keyword (discard=, veto=, …)")
-        return REGISTRY.register(name, params=params, description=description, flags=flags)
+        return REGISTRY.register(name, params=params, description=description, flags=flags,
+                                 budget=budget)
     other_name = others if isinstance(others, str) else None
     if other_name is not None:
         base = REGISTRY.get(other_name)
@@ -56,9 +61,12 @@ def register(name: str, params=(), description: str = "", flags: dict | None = N
         if not params and not flags:
             params = tuple(base.params)
             flags = dict(base.flags)
+            if budget is None:
+                budget = base.budget
     fn = kit.compose(others=others, **decisions)
     if not description:
         parts = [f"{kw}={getattr(f, '__name__', '?')}" for kw, f in decisions.items()]
         description = ", ".join(parts) + f"; the rest {other_name or 'random'}"
-    REGISTRY.register(name, params=params, description=description, flags=flags)(fn)
+    REGISTRY.register(name, params=params, description=description, flags=flags,
+                      budget=budget)(fn)
     return fn

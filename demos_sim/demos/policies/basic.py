@@ -529,3 +529,8 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
         return greedy_colour(obs, seat, params[P_LEGACY] > 0)
     return 0
 
+
+
+# greedy's discard-turn choices under public names, for other policies' rollouts (ismcts)
+greedy_blind_discard = _best_blind_discard
+greedy_discard_take = _greedy_discard_take

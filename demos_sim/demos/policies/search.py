@@ -11,7 +11,7 @@ where ``q`` = ``params[P_Q]`` is the chance that the unanimous turn is played, a
 expectation over unseen cards, or an exact take from the table). A blind draw is
 determinised: ``params[P_BUDGET]`` cards are sampled without replacement from the
 cards this seat has **not** seen (:func:`sample_unseen`; every unseen card when the
-budget covers them all, which makes it exact), each sample is removed from the unseen
+budget covers them all, which makes it exact; ``search@N`` sets it), each sample is removed from the unseen
 set for the next turn. Every other decision is ``heuristic``'s (same parameters at the
 same indices), so the restricted forms ``noveto``, ``notake``, ``nomedia`` and ``legacy``
 work alike.
@@ -141,7 +141,8 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
           description="heuristic + determinised Monte Carlo of its next two turns "
                       "(secret turn; budget params[12])",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
-                 "legacy": P_LEGACY})
+                 "legacy": P_LEGACY},
+          budget=P_BUDGET)
 @njit(POLICY_SIG, cache=True)
 def search_policy(cfg, obs, opts, n_opts, params, rng):
     if obs[O_KIND] == K_SECRET and cfg[C_RULES] == 0:     # full rules: a turn still to come

@@ -1,0 +1,546 @@
+"""DĒMOS ``ismcts``: determinised Monte Carlo search over the seat's information set.
+
+What it is (honestly): a **flat** information-set Monte Carlo search at the root, not yet
+a UCT tree. Each of the ``budget`` iterations (``ismcts@N``, default
+``params[P_BUDGET]`` = 64) samples one *determinisation* of the deciding seat's
+information set and plays the rest of the round forward from it once for every root
+candidate; the candidate with the best mean value is played. Evaluating every candidate
+on the same determinisation (common random numbers) makes the comparison between them
+far less noisy than UCB1's one-option-per-iteration sampling at these small budgets, and
+sequential halving (the iterations in equal stages, after each only the better half of
+the candidates goes on until two are left, :func:`search`) spends the later iterations
+where they matter. A tree over the seat's later decisions (UCT over its information
+sets, as OpenSpiel's ``ismcts.py``) is the natural next step; here the seat's own later
+turns in a rollout are played by the rollout policy.
+
+- **Determinisation** (:func:`determinise`, from the observation only, RULES.md M2): the
+  cards the seat has not seen — the game's cards minus its hand, every card face up this
+  round and its own face-down discards (and, under ``team_talk = hands`` in a team
+  decision, the teammates' shown hands) — are shuffled with the policy's own stream and
+  dealt to the places the observation says hold unseen cards: each other player's hand
+  (5 cards less the face-up cards it took, which it is assumed to keep), each secret
+  discard still face down (D3.3), each face-down unanimous discard (D3.4.3, out of the
+  round), and the rest is the deck in draw order. The counts always add up (the
+  test checks it on hand-set positions). Opponents' past choices are not used to
+  weight the deal (as in OpenSpiel's ISMCTS), except through ``P_SKILL`` /
+  ``P_VETO_SKILL`` below.
+- **Rollouts** (:func:`rollout`, the round's forward model, kept here in one place with
+  the rule IDs): the rest of the public turn (D3.2), the secret turn (D3.3, a pass only
+  when ``secret_optional``), the veto check (D3.4.1, sides in action order, the first
+  veto ends it), the reveal of the secret discards (D3.4.2), the unanimous turn
+  (D3.4.3) and the showdown's combinations and round keys (D4.1–D4.3, ``best_combo``
+  and ``round_key`` of :mod:`demos_sim.demos.scoring`). Every seat — the deciding one
+  after its root move too — plays ``greedy``'s discards and takes (the same functions,
+  :mod:`demos_sim.demos.policies.basic`; ``heuristic``'s with ``P_ROLL_POLICY`` = 1); a side vetoes when the asked player's hand
+  scores at least ``params[P_ROLL_VETO]`` (17, ``heuristic``'s threshold).
+- **Evaluation cut-off: the end of the current round.** A rollout's value is 1 when the
+  deciding seat's side is among the round's winners (D4.3, D9.4; 1.5 with a Carré: two
+  figures, D4.5) plus ``params[P_POINTS]`` × the seat's round score (points break
+  election ties, D7.3). Why not the whole game: a round win is the game's currency
+  (each is a figure, D4.5, and figures make the trio of the election, D7), the discard
+  and veto decisions act almost only on the current round, and the 10+ rounds after it
+  would multiply a rollout's cost by ten while adding mostly noise (new deals) to the
+  comparison between two options of this round.
+- **Veto** (D3.4.1): both options are searched; vetoing is charged
+  ``params[P_VETO_COST]`` round wins × (1 - e^(-pile/4)) / vetoes left, the value of
+  keeping the veto for a later round (nothing when the Power pile is about to end
+  the game).
+- **Candidates** (discard turns): every public discard; in the secret and unanimous
+  turns the pass, every discard with a blind draw and every discard with a take of a
+  face-up card that completes a combination with the hand (``heuristic``'s
+  ``completing_cards``), cut to the ``params[P_WIDTH]`` best by ``heuristic``'s static
+  value (exact for a take, the one-draw expectation for a blind draw), which also
+  breaks ties between equal means.
+- **Delegated to** ``heuristic`` (same parameters at indices 0–11): the favourite suit
+  (X1), the X2 announcement, the team allocation (D9.4), the Media target and colour
+  (D6.2). Searched: the public, secret and unanimous turns and the veto, in every mode
+  (individual full and simplified, 2v2, 2v3, 2v2+1: sides come from the configuration).
+
+Parameters (``params``; 0-11 are ``heuristic``'s): ``P_BUDGET`` (12) iterations per
+searched decision (``ismcts@N``); ``P_WIDTH`` (13) root candidates kept; ``P_VETO_COST``
+(14); ``P_POINTS`` (15) value of a round point; ``P_ROLL_VETO`` (16) the rollouts' veto
+threshold; ``P_KINDS`` (17) bit mask of the decision kinds searched (``1 << kind``; the
+others go to ``heuristic``: an ablation switch); ``P_SKILL`` (18) and ``P_VETO_SKILL``
+(19): opponents' unknown cards are dealt as the best (D4.1 score) of 1 + skill × (its
+discard turns done this round) uniform draws — a crude stand-in for what their play so
+far says about their hands (uniform deals make an opponent who has improved its hand
+twice look too weak, which misled the veto: measured 0.48 against heuristic with the
+veto searched on uniform deals, 0.52 with ``P_VETO_SKILL`` = 3, veto-only search, 3,000
+deals); 0 for the discards, 3 for the veto by default; ``P_ROLL_POLICY`` (20): 0 greedy
+rollouts (default), 1 heuristic's discards and takes in the rollouts (about 5× slower;
+against heuristic, 600 deals: 0.533 at @32 against 0.495 for greedy rollouts at @32,
+but greedy rollouts at @128, for less time, made 0.569; measured with one halving step,
+before the halving became sequential).
+
+Measured (4 players, full rules; ``demos-sim tournament --policies ismcts@N,heuristic
+--games 2000 --seed 7``, win share of the wins the two took, 95% interval): @64 0.552
+[0.536, 0.567], @256 0.586 [0.571, 0.602]. Speed, one core, CPU time, ismcts at every
+seat: @64 18.9 games/s (≈ 2,800 discard decisions/s), @256 4.5 games/s (≈ 680/s), so
+10,000 games on 2 cores take about 4.4 and 18.4 minutes.
+
+Restricted forms: ``ismcts:noveto`` never vetoes (in its rollouts its side does not
+either), ``:notake`` never takes a face-up card (nor in its rollouts), ``:nomedia`` as
+``heuristic``. Chance comes only from the policy's stream (same seed, same games). Each
+searched decision allocates two small scratch vectors (``WS_LEN`` int64, 2 × MAXOPT
+float64); the determinisations and rollouts allocate nothing.
+"""
+
+import numpy as np
+from numba import njit
+
+from demos_sim.bits import lowest_bit, popcount
+from demos_sim.demos.layout import (
+    C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT, MAXP,
+    O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_OWN_OUT, O_PILE_LEFT,
+    O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_TABLE, O_UNAN_TAKE, O_VETOES,
+)
+from demos_sim.demos.policies import POLICY_SIG, register
+from demos_sim.demos.policies.basic import (
+    greedy_blind_discard, greedy_discard_take, scoring_rules, value5,
+)
+from demos_sim.demos.policies.heuristic import (
+    ALL_FULL, HEURISTIC_PARAMS, NO_ACES, P_DRAW_W, P_FLOOR, P_HORIZON, P_KEEP, P_NOMEDIA,
+    P_NOTAKE, P_NOVETO, P_SHAPE, best_blind, blind_ev, completing_cards, discard_take,
+    heuristic_policy, unseen_cards, util,
+)
+from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.rng import below
+
+# after heuristic's own parameters (0-17: its decisions, search's 12-13, team play 14-17),
+# which the decisions left to heuristic read at the same indices
+(P_BUDGET, P_WIDTH, P_VETO_COST, P_POINTS, P_ROLL_VETO, P_KINDS, P_SKILL,
+ P_VETO_SKILL, P_ROLL_POLICY) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 9)
+SEARCHED = (1 << K_PUBLIC) | (1 << K_SECRET) | (1 << K_VETO) | (1 << K_UNAN)
+ISMCTS_PARAMS = tuple(HEURISTIC_PARAMS) + (64.0, 8.0, 0.2, 0.01, 17.0, float(SEARCHED), 0.0, 3.0, 0.0)
+ROLL_DRAW_WEIGHT = 0.35            # greedy's blind-draw weight in the rollouts
+
+# scratch (int64) of one searched decision
+WH = 0                     # the determinisation: hands by seat …
+WSEC = WH + MAXP           # … secret discards (-1: none or a pass) …
+WVET = WSEC + MAXP         # … vetoes left by side …
+WND = WVET + MAXP          # … the deck's length …
+WDECK = WND + 1            # … the deck in draw order (40)
+RH = WDECK + 40            # a rollout's hands …
+RSEC = RH + MAXP           # … and secret discards
+WU = RSEC + MAXP           # the unseen cards, shuffled (40)
+CAND = WU + 40             # root candidates: option indices (MAXOPT)
+WS_LEN = CAND + MAXOPT
+
+
+@njit(cache=True)
+def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
+    """Add ``need`` cards of the unseen list ``ws[WU + k : WU + nu]`` to ``h``: the best
+    (D4.1 score) of ``tries`` uniform draws. The chosen cards end at ``ws[WU + k:]``."""
+    if need <= 0 or nu - k < need:
+        return h
+    best = -1
+    pick = 0
+    for _ in range(tries):
+        got = 0
+        for i in range(need):                           # partial Fisher-Yates
+            j = k + i + below(rng, 0, nu - k - i)
+            t = ws[WU + k + i]
+            ws[WU + k + i] = ws[WU + j]
+            ws[WU + j] = t
+            got |= np.int64(1) << ws[WU + k + i]
+        if tries == 1:
+            return h | got
+        kd, sc, cm = best_combo(h | got, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        if sc > best:
+            best = sc
+            pick = got
+    i = k                                               # move the picked cards first
+    for j in range(k, nu):
+        if (pick >> ws[WU + j]) & 1:
+            t = ws[WU + i]
+            ws[WU + i] = ws[WU + j]
+            ws[WU + j] = t
+            i += 1
+    return h | pick
+
+
+@njit(cache=True)
+def determinise(cfg, obs, ws, rng, skill):
+    """Deal the cards ``obs``'s seat has not seen into ``ws`` (hands, face-down secret
+    discards, deck); returns the number of unseen cards left over for the deck (it
+    equals ``obs[O_DECK_LEFT]``: the test checks it).
+
+    With ``skill`` > 0 an opponent's unknown cards are the best of 1 + ``skill`` × (its
+    discard turns done this round) uniform draws (module docstring); 0 is uniform."""
+    n = obs[O_N]
+    seat = obs[O_SEAT]
+    sr = scoring_rules(cfg)
+    known = obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT]
+    for p in range(n):
+        known |= obs[O_MATE_HAND + p]
+    unseen = (ALL_FULL if cfg[C_RULES] == 0 else NO_ACES) & ~known
+    nu = 0
+    while unseen:
+        ws[WU + nu] = lowest_bit(unseen)
+        unseen &= unseen - 1
+        nu += 1
+    k = 0
+    for p in range(MAXP):
+        ws[WVET + p] = 0
+        ws[WSEC + p] = -1
+        ws[WH + p] = 0
+    for p in range(n):
+        side = cfg[C_SIDE + p]
+        ws[WVET + side] = obs[O_VETOES + p]
+    for p in range(n):
+        if p == seat:
+            ws[WH + p] = obs[O_HAND]
+            continue
+        h = obs[O_MATE_HAND + p]                        # shown under team_talk = hands
+        if h == 0:
+            t1 = obs[O_SEC_TAKE + p]                    # face-up cards it took (kept)
+            if 0 <= t1 < 40:
+                h |= np.int64(1) << t1
+            t2 = obs[O_UNAN_TAKE + p]
+            if 0 <= t2 < 40:
+                h |= np.int64(1) << t2
+            turns = ((obs[O_PUB + p] >= 0) + (obs[O_SEC_TAKE + p] != -2)
+                     + (obs[O_UNAN_TAKE + p] != -2))
+            tries = 1 + int(skill * turns + 0.5)
+            need = 5 - popcount(h)
+            h = _deal_hand(sr, ws, h, need, k, nu, tries, obs[O_FAV + p], rng)
+            k += need
+        ws[WH + p] = h
+    # the rest in a uniform order: face-down discards, then the deck
+    for i in range(nu - 1, k, -1):                      # Fisher-Yates of ws[WU+k:WU+nu]
+        j = k + below(rng, 0, i - k + 1)
+        t = ws[WU + i]
+        ws[WU + i] = ws[WU + j]
+        ws[WU + j] = t
+    for p in range(n):
+        if obs[O_SEC_TAKE + p] >= 0:                    # a secret discard (D3.3)
+            c = obs[O_SEC + p]                          # own, or turned up (D3.4.2)
+            if c >= 40 and k < nu:                      # face down: unseen
+                c = ws[WU + k]
+                k += 1
+            ws[WSEC + p] = c
+        if p != seat and obs[O_UNAN_TAKE + p] >= 0 and k < nu:
+            k += 1                                      # its face-down card, out (D3.4.3)
+    nd = nu - k
+    for i in range(nd):
+        ws[WDECK + i] = ws[WU + k + i]
+    ws[WND] = nd
+    return nd
+
+
+@njit(cache=True)
+def _roll_public(sr, h, fav, seen, allc, params, hpol):
+    """A rollout's public discard (D3.2): greedy's, or heuristic's over the unseen cards."""
+    if hpol:
+        unseen = allc & ~(h | seen)
+        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        return best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
+                          params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
+    return greedy_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
+
+
+@njit(cache=True)
+def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, hpol):
+    """A rollout's secret (D3.3) or unanimous (D3.4.3) turn: greedy's or heuristic's."""
+    if hpol:
+        unseen = allc & ~(h | seen)
+        return discard_take(sr, h, table, fav, unseen, notake, can_pass, params[P_KEEP],
+                            params[P_DRAW_W], params[P_FLOOR])
+    return greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
+
+
+@njit(cache=True)
+def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
+    """Play the round on from the determinisation in ``ws``: the seat at action position
+    ``j0`` plays option ``o0`` of a ``kind0`` decision, then every seat plays ``greedy``;
+    returns the deciding seat's value of the round (module docstring). ``params``: the
+    policy's (``P_ROLL_VETO``, ``P_ROLL_POLICY``, ``P_POINTS``, the flags)."""
+    roll_veto = params[P_ROLL_VETO]
+    noveto = params[P_NOVETO] > 0
+    notake = params[P_NOTAKE] > 0
+    hpol = params[P_ROLL_POLICY] > 0
+    allc = ALL_FULL if cfg[C_RULES] == 0 else NO_ACES
+    seen = obs[O_FACEUP]               # every card face up (the rollout players' view)
+    n = obs[O_N]
+    seat = obs[O_SEAT]
+    dealer = obs[O_DEALER]
+    full = sr[0] == 1
+    myside = cfg[C_SIDE + seat]
+    for p in range(MAXP):
+        ws[RH + p] = ws[WH + p]
+        ws[RSEC + p] = ws[WSEC + p]
+    nd = ws[WND]
+    dpos = 0
+    table = obs[O_TABLE]
+    if kind0 == K_PUBLIC:
+        phase = 0
+    elif kind0 == K_SECRET:
+        phase = 1
+    elif kind0 == K_VETO:
+        phase = 2
+    else:
+        phase = 3
+    j = j0
+    root = True
+    while phase < 4:
+        if phase == 0:                                  # D3.2 public discard, then draw
+            for jj in range(j, n):
+                p = (dealer + 1 + jj) % n
+                h = ws[RH + p]
+                if root:
+                    d = o0
+                    root = False
+                else:
+                    d = _roll_public(sr, h, obs[O_FAV + p], seen, allc, params, hpol)
+                h &= ~(np.int64(1) << d)
+                if dpos < nd:
+                    h |= np.int64(1) << ws[WDECK + dpos]
+                    dpos += 1
+                ws[RH + p] = h
+                table |= np.int64(1) << d
+                seen |= np.int64(1) << d
+            phase = 1
+            j = 0
+        elif phase == 1:                                # D3.3 secret discard
+            can_pass = cfg[C_SECRET_OPT] != 0
+            for jj in range(j, n):
+                p = (dealer + 1 + jj) % n
+                h = ws[RH + p]
+                if root:
+                    o = o0
+                    root = False
+                else:
+                    o = _roll_discard_take(sr, h, table, obs[O_FAV + p], seen, allc,
+                                           notake and p == seat, can_pass, params, hpol)
+                if o < 0:
+                    ws[RSEC + p] = -1
+                    continue
+                d = o // 64
+                t = o % 64
+                h &= ~(np.int64(1) << d)
+                if t == DECK_TOP:
+                    if dpos < nd:
+                        h |= np.int64(1) << ws[WDECK + dpos]
+                        dpos += 1
+                else:
+                    h |= np.int64(1) << t
+                    table &= ~(np.int64(1) << t)
+                ws[RH + p] = h
+                ws[RSEC + p] = d
+            phase = 2 if full else 4
+            j = 0
+        elif phase == 2:                                # D3.4.1 veto check
+            asked = 0
+            if root:                                    # sides asked before the root seat
+                for jj in range(j):
+                    asked |= 1 << cfg[C_SIDE + (dealer + 1 + jj) % n]
+            vetoed = False
+            for jj in range(j, n):
+                p = (dealer + 1 + jj) % n
+                side = cfg[C_SIDE + p]
+                if (asked >> side) & 1:
+                    continue
+                asked |= 1 << side
+                if ws[WVET + side] <= 0:
+                    continue
+                if root:
+                    v = o0 == 1
+                    root = False
+                elif side == myside and noveto:
+                    v = False
+                else:
+                    kd, sc, cm = best_combo(ws[RH + p], sr[0], sr[1], sr[2], sr[3], sr[4],
+                                            obs[O_FAV + p], sr[5])
+                    v = sc >= roll_veto
+                if v:
+                    vetoed = True
+                    break
+            if vetoed:
+                phase = 4
+            else:
+                for p in range(n):                      # D3.4.2 secret discards turned up
+                    if ws[RSEC + p] >= 0:
+                        table |= np.int64(1) << ws[RSEC + p]
+                        seen |= np.int64(1) << ws[RSEC + p]
+                phase = 3
+                j = 0
+        else:                                           # D3.4.3 unanimous discard
+            for jj in range(j, n):
+                p = (dealer + 1 + jj) % n
+                h = ws[RH + p]
+                if root:
+                    o = o0
+                    root = False
+                else:
+                    o = _roll_discard_take(sr, h, table, obs[O_FAV + p], seen, allc,
+                                           notake and p == seat, False, params, hpol)
+                d = o // 64
+                t = o % 64
+                h &= ~(np.int64(1) << d)
+                if t == DECK_TOP:
+                    if dpos < nd:
+                        h |= np.int64(1) << ws[WDECK + dpos]
+                        dpos += 1
+                else:
+                    h |= np.int64(1) << t
+                    table &= ~(np.int64(1) << t)
+                ws[RH + p] = h
+            phase = 4
+    # D4.1-D4.3 showdown; D9.4 a side wins with its best player
+    mine = -1
+    other = -1
+    carre = False
+    score = 0
+    for p in range(n):
+        h = ws[RH + p]
+        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], obs[O_FAV + p], sr[5])
+        key = round_key(h, kd, sc, cm)
+        if p == seat:
+            score = sc
+        if cfg[C_SIDE + p] == myside:
+            if key > mine:
+                mine = key
+                carre = kd == 2
+            elif key == mine and kd == 2:
+                carre = True
+        elif key > other:
+            other = key
+    v = 0.0
+    if mine >= 0 and mine >= other:
+        v = 1.5 if carre else 1.0                       # D4.5: a Carré wins two figures
+    return v + params[P_POINTS] * score
+
+
+@njit(cache=True)
+def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
+    """Root candidates of a discard turn into ``ws[CAND:]`` (option indices), best static
+    value first; returns how many (at most ``params[P_WIDTH]``)."""
+    kind = obs[O_KIND]
+    seat = obs[O_SEAT]
+    h = obs[O_HAND]
+    fav = obs[O_FAV + seat]
+    fl = params[P_FLOOR]
+    unseen = unseen_cards(cfg, obs)
+    nu = popcount(unseen)
+    notake = params[P_NOTAKE] > 0
+    useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[O_TABLE]
+    k = 0
+    for i in range(n_opts):
+        o = opts[i]
+        if kind == K_PUBLIC:
+            v = blind_ev(sr, h & ~(np.int64(1) << o), fav, unseen, nu, fl)[0]
+        elif o < 0:
+            v = util(value5(sr, h, fav), fl)
+        else:
+            d = o // 64
+            t = o % 64
+            if t == DECK_TOP:
+                v = blind_ev(sr, h & ~(np.int64(1) << d), fav, unseen, nu, fl)[0]
+            elif (useful >> t) & 1:
+                v = util(value5(sr, (h & ~(np.int64(1) << d)) | (np.int64(1) << t), fav), fl)
+            else:
+                continue
+        ws[CAND + k] = i
+        static[k] = v + 0.0001 * (10 - (o if kind == K_PUBLIC else max(o, 0) // 64) % 10)
+        k += 1
+    # the best ``width`` by static value, best first (selection sort: k <= 45)
+    width = min(k, max(1, int(params[P_WIDTH])))
+    for a in range(width):
+        b = a
+        for c in range(a + 1, k):
+            if static[c] > static[b]:
+                b = c
+        if b != a:
+            t = ws[CAND + a]
+            ws[CAND + a] = ws[CAND + b]
+            ws[CAND + b] = t
+            s = static[a]
+            static[a] = static[b]
+            static[b] = s
+    return width
+
+
+@njit(cache=True)
+def _position(obs):
+    """The deciding seat's place in the round's action order (dealer's left first)."""
+    return (obs[O_SEAT] - obs[O_DEALER] - 1) % obs[O_N]
+
+
+@njit(cache=True)
+def search(cfg, obs, opts, n_opts, params, rng):
+    """The searched decisions: public, secret, unanimous turns and the veto."""
+    kind = obs[O_KIND]
+    sr = scoring_rules(cfg)
+    ws = np.empty(WS_LEN, np.int64)
+    fl = np.zeros(2 * MAXOPT, np.float64)
+    static = fl[:MAXOPT]
+    tot = fl[MAXOPT:]
+    if kind == K_VETO:
+        k = 2
+        ws[CAND] = 0
+        ws[CAND + 1] = 1
+    else:
+        k = candidates(cfg, sr, obs, opts, n_opts, params, ws, static)
+        if k == 1:
+            return ws[CAND]
+    budget = max(1, int(params[P_BUDGET]))
+    skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]
+    j0 = _position(obs)
+    for c in range(k):
+        tot[c] = 0.0
+    active = k
+    # sequential halving: the budget in equal stages; after each stage but the last the
+    # better half of the candidates goes on, until two are left
+    stages = 1
+    x = 2
+    while x < k:
+        x *= 2
+        stages += 1
+    per = max(1, budget // stages)
+    cut = per
+    for it in range(budget):
+        determinise(cfg, obs, ws, rng, skill)
+        for c in range(active):
+            tot[c] += rollout(cfg, sr, obs, ws, kind, j0, opts[ws[CAND + c]], params)
+        if it == cut - 1 and active > 2:
+            cut += per
+            # the better half goes on (stable: ties keep the static order)
+            keep = (active + 1) // 2
+            for a in range(keep):
+                b = a
+                for c in range(a + 1, active):
+                    if tot[c] > tot[b]:
+                        b = c
+                if b != a:
+                    for c in range(b, a, -1):           # move b to a, keep the order
+                        x = tot[c]
+                        tot[c] = tot[c - 1]
+                        tot[c - 1] = x
+                        y = ws[CAND + c]
+                        ws[CAND + c] = ws[CAND + c - 1]
+                        ws[CAND + c - 1] = y
+            active = keep
+    if kind == K_VETO:
+        vleft = max(1, ws[WVET + cfg[C_SIDE + obs[O_SEAT]]])
+        cost = params[P_VETO_COST] * (1.0 - np.exp(-obs[O_PILE_LEFT] / 4.0)) / vleft
+        return 1 if tot[1] / budget - cost > tot[0] / budget else 0
+    bi = 0
+    for c in range(1, active):
+        if tot[c] > tot[bi]:
+            bi = c
+    return ws[CAND + bi]
+
+
+@register("ismcts", params=ISMCTS_PARAMS,
+          description="information-set Monte Carlo search of the round (discards, veto; "
+                      "flat, round horizon); the rest heuristic",
+          flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
+          budget=P_BUDGET)
+@njit(POLICY_SIG, cache=True)
+def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
+    kind = obs[O_KIND]
+    if kind == K_VETO and params[P_NOVETO] > 0:
+        return 0
+    if (int(params[P_KINDS]) >> kind) & 1:
+        return search(cfg, obs, opts, n_opts, params, rng)
+    return heuristic_policy(cfg, obs, opts, n_opts, params, rng)

@@ -144,8 +144,10 @@ SETUPS = [("full", "individual", 4), ("full", "individual", 3), ("simplified", "
 def test_rollout_replays_the_engine_round_by_round(rules, mode, n):
     """With the whole deal known (hands and deck order from the engine's log), a rollout
     from the first public discard of the round plays exactly the engine's round with
-    ``greedy`` at every seat: D3.2 public, D3.3 secret, D3.4.1 veto (greedy vetoes at
-    19 points), D3.4.2 reveal, D3.4.3 unanimous; the showdown hands are the same."""
+    ``greedy:legacy`` at every seat (the rollout's model of greedy: it vetoes at a fixed 19
+    points, where ``greedy``'s team-play threshold falls as the game runs out): D3.2
+    public, D3.3 secret, D3.4.1 veto, D3.4.2 reveal, D3.4.3 unanimous; the showdown hands
+    are the same."""
     config = DemosConfig(rules, mode, n)
     cfg = config.to_array()
     sr = scoring_rules(cfg)
@@ -153,7 +155,7 @@ def test_rollout_replays_the_engine_round_by_round(rules, mode, n):
     params[P_ROLL_VETO], params[P_ROLL_POLICY], params[P_POINTS] = 19.0, 0.0, 0.0
     rounds = 0
     for key in chunk_game_keys(5, 0, 0, 6):
-        events, _, _ = play_logged(config, ["greedy"], key)
+        events, _, _ = play_logged(config, ["greedy:legacy"], key)
         vetoes = {s: int(cfg[L.C_SIDE_VETOES + s]) for s in range(L.MAXP)}
         i = 0
         while i < len(events):

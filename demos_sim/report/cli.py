@@ -15,16 +15,34 @@ from demos_sim import ConfigError
 
 
 def add_report_parser(sub) -> None:
-    pp = sub.add_parser("report", help="HTML + Markdown report of a results folder",
+    pp = sub.add_parser("report", help="HTML + Markdown report of a results folder, or what "
+                                       "changed between two (--compare OLD NEW)",
                         description="Write report.html, report.md and plots/*.png for a "
-                                    "results folder written by `demos-sim run`.")
-    pp.add_argument("results", metavar="RESULTS_DIR")
+                                    "results folder written by `demos-sim run`; with "
+                                    "--compare OLD NEW, compare.html and compare.csv: every "
+                                    "figure of NEW against OLD, moves beyond the intervals "
+                                    "flagged (Holm).")
+    pp.add_argument("results", metavar="RESULTS_DIR", nargs="?")
+    pp.add_argument("--compare", nargs=2, metavar=("OLD_DIR", "NEW_DIR"), default=None,
+                    help="two results folders: what changed from OLD to NEW")
     pp.add_argument("--out", metavar="DIR", default=None,
-                    help="where to write the report (default: the results folder)")
+                    help="where to write the report (default: the results folder; with "
+                         "--compare, NEW_DIR)")
     pp.set_defaults(func=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    if args.compare is not None:
+        from demos_sim.report.revisions import build_compare_report
+
+        if args.results is not None:
+            raise ConfigError("give either RESULTS_DIR or --compare OLD_DIR NEW_DIR, not both")
+        path, summary = build_compare_report(*args.compare, out=args.out)
+        print(summary)
+        print(f"wrote {path}")
+        return 0
+    if args.results is None:
+        raise ConfigError("give a results folder (RESULTS_DIR) or --compare OLD_DIR NEW_DIR")
     from demos_sim.report.build import build_report
 
     html, md = build_report(args.results, out=args.out)

@@ -137,6 +137,11 @@ def _img(uri: str, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="{uri}">'
 
 
+# the summary's first card: the question a designer asks first ("is 2v3 fair, and what
+# would fix it?"), on the first screen
+SUMMARY_FIRST = ("teams",)
+
+
 def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path]:
     """``<out>/report.html`` and ``report.md``: the summary, then a section per name of
     ``names`` (the report order) that has one under ``out``."""
@@ -157,7 +162,8 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
     body = [f'<p class="lead">{html.escape(lead)}</p>',
             '<h2 id="summary">Summary: the answers</h2>']
     md = [f"# {TITLE}", "", text(stamp), "", lead, "", "## Summary: the answers", ""]
-    for s in secs:
+    first = [s for s in secs if s["name"] in SUMMARY_FIRST]     # the headline question
+    for s in first + [s for s in secs if s["name"] not in SUMMARY_FIRST]:
         h, (cls, sk) = heads[s["name"]], skills[s["name"]]
         plot = ""
         if h.key_plot and (s["name"], h.key_plot) in uris:

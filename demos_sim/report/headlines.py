@@ -101,14 +101,33 @@ def _media(f: Figures, out: Path) -> Headline:
 
 def _teams(f: Figures, out: Path) -> Headline:
     return Headline(
-        "Are the team modes fair?",
+        "Are the team modes fair, and what would fix 2v3?",
         "Distance of a side's share of won games from parity (0 = fair): 2v2 side A "
         f"{f('2v2 default seating, side A share - parity')}; 2v3 team of two "
         f"{f('2v3 default seating, side A share - parity')}; 2v2+1 Independent "
-        f"{f('2v2+1 default seating, side I share - parity')}. The best seating or veto "
-        "count found for 2v3 changes its unfairness by "
+        f"{f('2v2+1 default seating, side I share - parity')}. "
+        + _best_2v3(out) + " The best seating or veto count changes 2v3's unfairness by "
         f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals).",
         f.used, "sides.png")
+
+
+def _best_2v3(out: Path) -> str:
+    """The best single change for 2v3 (teams/summary.csv), re-measured on fresh deals."""
+    t = pd.read_csv(out / "teams" / "summary.csv")
+    t = t[t["mode"] == "2v3"]
+    parts = []
+    for r in t.itertuples():
+        lo, hi = r.fresh_best_ci_low, r.fresh_best_ci_high
+        parts.append(f"<b>{html.escape(str(r.best))}</b> leaves the worse side "
+                     f"{value(r.fresh_best_unfairness, 'pp', True)} <span class=ci>["
+                     f"{value(lo, 'pp')}, {value(hi, 'pp')}]</span> from parity "
+                     f"<span class=bot>{html.escape(str(r.bot))}</span>")
+        if not lo > 0:
+            return ("Of the single changes tried for 2v3 (seatings, team vetoes), the best "
+                    "is not shown unfair: " + "; ".join(parts) + ".")
+    n = int(t["options"].max()) if len(t) else 0
+    return (f"No single change of the {n} tried for 2v3 (seatings, team vetoes) makes it "
+            "fair; the best, re-measured on fresh deals: " + "; ".join(parts) + ".")
 
 
 def _protocole(f: Figures, out: Path) -> Headline:

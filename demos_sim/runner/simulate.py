@@ -154,9 +154,9 @@ def print_summary(sim: Simulation) -> None:
     s = sim.summary()
     g = sim.game
     setting = ", ".join(f"{k} {s[k]}" for k in g.settings if s.get(k) is not None)
+    pols = s["policies"][:1] if len(set(s["policies"])) == 1 else s["policies"]
     print(f"{g.title}{', ' + setting if setting else ''}, {s['players']} players, "
-          f"policies {','.join(sorted(set(s['policies'])) if len(set(s['policies'])) == 1 else s['policies'])}, "
-          f"seed {s['seed']}")
+          f"policies {','.join(pols)}, seed {s['seed']}")
     if s["changed_variants"]:
         print("variants: " + ", ".join(f"{k}={_fmt(v)}"
                                        for k, v in s["changed_variants"].items()))

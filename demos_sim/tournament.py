@@ -277,8 +277,10 @@ def run_tournament(game: str, config, policies: list[str], games: int, seed: int
 
 # ------------------------------------------------------------------ the ladder
 
-LADDER_DEMOS = ["random", "greedy", "heuristic", "search"]
-SEARCH_SHARE = 3   # the search rung plays games // 3 deals (it is ~10x slower)
+LADDER_DEMOS = ["random", "greedy", "heuristic", "search", "ismcts@64"]
+# slower rungs play a share of the deals: search (~10x slower than heuristic) games // 3,
+# ismcts@64 (~20 games/s at every seat on one core) games // 50
+DEAL_SHARE = {"search": 3, "ismcts@64": 50}
 
 
 def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
@@ -294,11 +296,12 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
     for i, j in itertools.combinations(range(k), 2):       # every pair, for the ratings
         if j == i + 1:
             continue
-        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 20, seed)
+        share = max(DEAL_SHARE.get(LADDER_DEMOS[i], 1), DEAL_SHARE.get(LADDER_DEMOS[j], 1))
+        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 20 // share,
+                  seed)
         wins[i, j], wins[j, i] = m.a.sum(), m.b.sum()
     for lo, hi in zip(LADDER_DEMOS, LADDER_DEMOS[1:]):
-        m = match("demos", demos_cfg, hi, lo, games // SEARCH_SHARE if hi == "search" else games,
-                  seed)
+        m = match("demos", demos_cfg, hi, lo, games // DEAL_SHARE.get(hi, 1), seed)
         i = LADDER_DEMOS.index(lo)
         wins[i + 1, i], wins[i, i + 1] = m.a.sum(), m.b.sum()
         s = m.summary()
@@ -356,7 +359,8 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
         md += [""] + [f"- {n}" for n in notes]
     if ratings:
         md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
-               f"from the matches above, the others from {games // 20} deals):", "",
+               f"from the matches above, the others from {games // 20} deals, a share of "
+               f"that for the slower rungs: {DEAL_SHARE}):", "",
                "| policy | rating |", "|---|---|"]
         md += [f"| {n} | {e:+.1f} |" for n, e in sorted(ratings.items(), key=lambda x: x[1])]
     (out / "ladder.md").write_text("\n".join(md) + "\n")

@@ -1,4 +1,4 @@
-"""Bots and tournaments (issue #5): heuristic, planner, seat rotations, ladder order.
+"""Bots and tournaments: heuristic, ismcts, planner, seat rotations, ladder order.
 
 The M2 observation tests (tests/demos/test_observation.py, tests/protocole/test_observation.py)
 run over every registered policy and its restricted forms, so ``heuristic``,
@@ -66,7 +66,8 @@ def _se(m):
 
 
 @pytest.mark.parametrize("strong, weak, deals", [("greedy", "random", 1000),
-                                                 ("heuristic", "greedy", 12000)])
+                                                 ("heuristic", "greedy", 12000),
+                                                 ("ismcts@64", "heuristic", 1200)])
 def test_demos_ladder_order(strong, weak, deals):
     m = match("demos", make_config("demos", 4, rules="full"), strong, weak, deals, 2027)
     w, se = _se(m)

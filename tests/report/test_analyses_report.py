@@ -71,13 +71,13 @@ def test_stamp_names_contract_version_revision_seeds_and_games():
 
 def test_the_veto_answer_quotes_the_key_figures():
     """veto value, 4 players, average over seats (robustness/key_figures.csv): greedy
-    −0.002126 [−0.002401, −0.001851] → −0.21 pp [−0.24, −0.19]; heuristic −0.009514
-    [−0.010864, −0.008164] → −0.95 pp [−1.09, −0.82]."""
+    −0.008000 [−0.008722, −0.007279] → −0.80 pp [−0.87, −0.73]; heuristic −0.011326
+    [−0.013083, −0.009569] → −1.13 pp [−1.31, −0.96]."""
     page = (RESULTS / "report.html").read_text()
     card = page[page.index('id="card-veto"'):page.index('id="card-media"')]
     text = re.sub(r"<[^>]+>", "", card)
-    assert "−0.21 pp [−0.24, −0.19] greedy" in text
-    assert "−0.95 pp [−1.09, −0.82] heuristic" in text
+    assert "−0.80 pp [−0.87, −0.73] greedy" in text
+    assert "−1.13 pp [−1.31, −0.96] heuristic" in text
     assert "✓ Holds across bots" in text
 
 

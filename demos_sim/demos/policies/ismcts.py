@@ -249,6 +249,23 @@ def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, 
     return greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
 
 
+@njit(cache=True, inline="always")
+def _apply(o, h, table, ws, dpos, nd):
+    """D3.3 / D3.4.3: discard ``o // 64``, then draw the next card of the determinised deck
+    (``DECK_TOP``) or take the face-up ``o % 64``; ``(hand, table, deck position)``."""
+    d = o // 64
+    t = o % 64
+    h &= ~(np.int64(1) << d)
+    if t == DECK_TOP:
+        if dpos < nd:
+            h |= np.int64(1) << ws[WDECK + dpos]
+            dpos += 1
+    else:
+        h |= np.int64(1) << t
+        table &= ~(np.int64(1) << t)
+    return h, table, dpos
+
+
 @njit(cache=True)
 def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     """Play the round on from the determinisation in ``ws``: the seat at action position
@@ -315,18 +332,9 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 if o < 0:
                     ws[RSEC + p] = -1
                     continue
-                d = o // 64
-                t = o % 64
-                h &= ~(np.int64(1) << d)
-                if t == DECK_TOP:
-                    if dpos < nd:
-                        h |= np.int64(1) << ws[WDECK + dpos]
-                        dpos += 1
-                else:
-                    h |= np.int64(1) << t
-                    table &= ~(np.int64(1) << t)
+                h, table, dpos = _apply(o, h, table, ws, dpos, nd)
                 ws[RH + p] = h
-                ws[RSEC + p] = d
+                ws[RSEC + p] = o // 64
             phase = 2 if full else 4
             j = 0
         elif phase == 2:                                # D3.4.1 veto check
@@ -374,16 +382,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 else:
                     o = _roll_discard_take(sr, h, table, obs[O_FAV + p], seen, allc,
                                            notake and p == seat, False, params, hpol)
-                d = o // 64
-                t = o % 64
-                h &= ~(np.int64(1) << d)
-                if t == DECK_TOP:
-                    if dpos < nd:
-                        h |= np.int64(1) << ws[WDECK + dpos]
-                        dpos += 1
-                else:
-                    h |= np.int64(1) << t
-                    table &= ~(np.int64(1) << t)
+                h, table, dpos = _apply(o, h, table, ws, dpos, nd)
                 ws[RH + p] = h
             phase = 4
     # D4.1-D4.3 showdown; D9.4 a side wins with its best player

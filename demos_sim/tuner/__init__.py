@@ -43,29 +43,39 @@ Method
 1. *Search, common random numbers.* Every trial plays the same chunks (games
    ``0 … games-1`` of the file's seed), so two trials differ by their rules only, never by
    their deals; a batch of trials plays as grid points of one block. optuna's seeded TPE
-   sampler (or, for a space of at most ``trials`` points, every point: an exhaustive
-   enumeration, said so in the output) proposes the points; the default setting is
-   evaluated first when it lies in the space. A point already evaluated is not played
-   again (same deals, same result).
+   sampler (or every point — an exhaustive enumeration, said so in the output — when the
+   space has at most ``trials`` points or is one parameter of at most
+   :data:`~demos_sim.tuner.spec.MAX_1D` values) proposes the points; the default setting
+   is evaluated first when it lies in the space. A point already evaluated is not played
+   again (same deals, same result). ``max_changes`` caps the parameters a point may move
+   off the default (a proposed point keeps its largest moves, :func:`.search.project`).
+   ``seat_parity`` is computed over the *won* games and bias-corrected by the bootstrap
+   (:func:`.evaluate.parity`, :func:`.evaluate.debias`).
 2. *Racing (successive halving) on fresh deals.* The ``top`` best distinct points and the
    default setting (a contestant when it lies in the space, else only a reference) are
    played again on chunks the search never used, with games doubling each round up to
    ``final_games`` while the worse half is dropped, down to two finalists (the default is
-   played in every round, eliminated or not, as the reference). The best is the finalist with the lower objective; it is reported with a
-   95% interval and with its paired differences from the runner-up and from the default
-   setting (same deals): percentile intervals of a bootstrap over batches of games,
-   resampling the same batches for every candidate (so the differences are paired).
-3. *Importance.* optuna's PED-ANOVA importance of each parameter for the objective, and a
-   main-effect variance decomposition of the distinct evaluated points for the objective
-   and every target (the share of the variance explained by each parameter's value alone;
-   exact first-order shares for an exhaustive grid, indicative for TPE samples, which are
-   not uniform).
+   played in every round, eliminated or not, as the reference).
+3. *Confirmation on fresh deals.* The two finalists and the default are played on
+   ``confirm_games`` games of chunks neither the search nor the race used; the finalist
+   with the lower objective there is the best ("overturned" when it is not the race's
+   winner), and every figure of best, runner-up and default comes from these deals: 95%
+   percentile intervals of a bootstrap over batches of games, resampling the same batches
+   for every candidate (so the differences are paired). The best's one-step neighbours
+   (each integer parameter ±1 step) are played on the same deals (``deviations.csv``:
+   is it a local optimum?), and a best at an end of its range is flagged.
+4. *Importance.* A main-effect variance decomposition for the objective and every target
+   over a *designed* sample — every point of an exhaustive search (exact first-order
+   shares), else ``design`` points drawn uniformly, values binned in four — and optuna's
+   PED-ANOVA over the optimiser's trials (indicative: they crowd round its optimum).
+   ``changes.csv``: the best search objective with at most c parameters changed.
 
 Everything is deterministic for a given seed, whatever ``--workers``. Bad input (an unknown
 parameter or target metric, an empty range, a bad budget) stops with one line before any
 game. Results go, each file written atomically, to ``results/<name>/``: ``trials.csv``
 (every trial), ``racing.csv`` (every racing round), ``best.csv`` (best, runner-up and
-default with intervals and paired differences), ``importance.csv`` and ``summary.json``
+default on the confirmation deals, with intervals and paired differences),
+``deviations.csv``, ``changes.csv``, ``importance.csv`` and ``summary.json``
 (seed, configuration, budget, the best, rules contract, version, git revision).
 
 ``play_hook(values, seed, chunk, count) -> {quantity: int array (count, columns)}`` in

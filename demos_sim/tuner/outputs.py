@@ -1,8 +1,10 @@
 """What the tuner writes: the best table, the summary, the files, the printed description.
 
 ``<out>/`` gets, each file written atomically: ``trials.csv`` (every search trial),
-``racing.csv`` (every racing round), ``best.csv`` (best, runner-up and default: every
-target and the objective with intervals, paired differences from the best),
+``racing.csv`` (every racing round), ``best.csv`` (best, runner-up and default on the
+fresh confirmation deals: every target and the objective with intervals, paired
+differences from the best), ``deviations.csv`` (the best's one-step neighbours, paired
+with it), ``changes.csv`` (the best objective with at most c rules changed),
 ``importance.csv`` and ``summary.json`` (seed, configuration, budget, the best, rules
 contract, version, git revision, the tune file's text).
 """
@@ -59,14 +61,16 @@ def best_table(spec: TuneSpec, scored: dict[str, Scored], best: dict,
     return pd.DataFrame(rows)
 
 
-def summary_of(spec: TuneSpec, found: Any, raced: Any, imp: pd.DataFrame, games_played: int,
-               workers: int, synthetic: bool, wall_s: float) -> dict:
-    """``summary.json`` from the search (``found``), the race (``raced``) and the
-    importance table."""
+def summary_of(spec: TuneSpec, found: Any, raced: Any, conf: Any, imp: pd.DataFrame,
+               front: pd.DataFrame, at_edge: list[str], games_played: int, workers: int,
+               synthetic: bool, wall_s: float) -> dict:
+    """``summary.json`` from the search (``found``), the race (``raced``), the fresh-deal
+    confirmation (``conf``: every figure of the best, runner-up and default comes from it),
+    the importance table, the change front and the parameters at an edge of their range."""
     tnames = [t.name for t in spec.targets]
-    scored = raced.scored
+    scored = conf.scored
     default = spec.default_values()
-    best, runner = raced.best, raced.runner_up
+    best, runner = conf.best, conf.runner_up
     sb = scored[spec.key(best)]
 
     def figs(role_c):
@@ -87,6 +91,9 @@ def summary_of(spec: TuneSpec, found: Any, raced: Any, imp: pd.DataFrame, games_
                 "ci95": list(percentile_ci(dd)), "p_best_better": float(np.mean(dd < 0))}
 
     me = imp[(imp["method"] == "main_effect") & (imp["measure"] == "objective")]
+    n_imp = int(me["points"].iloc[0]) if len(me) else 0
+    dev = conf.deviations
+    better = dev[dev["better"].astype(bool)]
     return {
         "name": spec.name, "tune_file": spec.path, "seed": spec.seed, "game": spec.exp.game,
         "config": spec.adapter.describe(spec.base_config), "policies": list(spec.policies),
@@ -101,12 +108,30 @@ def summary_of(spec: TuneSpec, found: Any, raced: Any, imp: pd.DataFrame, games_
                    "games_per_trial": spec.games, "batch": spec.batch,
                    "default_in_space": found.in_space},
         "racing": {"schedule_games": raced.schedule, "candidates": len(raced.candidates),
-                   "first_chunk": raced.chunk0, "final_games": spec.final_games},
+                   "first_chunk": raced.chunk0, "final_games": spec.final_games,
+                   "winner": raced.best},
+        "confirmation": {"first_chunk": conf.chunk0, "games": conf.games,
+                         "overturned": conf.overturned,
+                         "note": "best, runner-up and default replayed on deals neither the "
+                                 "search nor the race used; the finalist with the lower "
+                                 "objective here is the best" + (
+                                     " (the race's winner lost here: overturned)"
+                                     if conf.overturned else "")},
+        "local_optimum": bool(len(better) == 0),
+        "better_neighbours": better[["parameter", "value", "diff", "diff_ci_low",
+                                     "diff_ci_high"]].to_dict("records"),
+        "at_edge": at_edge,
+        "max_changes": spec.max_changes,
+        "change_front": front.to_dict("records"),
         "best": {"values": best, **figs(best)},
         "runner_up": None if runner is None else {"values": runner, **figs(runner)},
         "default": {"values": default, **figs(default)},
         "best_minus_runner_up": diff(runner), "best_minus_default": diff(default),
         "importance": {r.parameter: r.importance for r in me.itertuples()},
+        "importance_points": n_imp,
+        "importance_method": ("main effects over every point of the space" if spec.exhaustive
+                              else f"main effects over {n_imp} points drawn uniformly "
+                                   "(values binned in four), search deals"),
         "pareto_points": int(found.distinct["pareto"].sum()),
         "bootstrap": spec.bootstrap, "interval": "95% percentile bootstrap over batches of "
                                                 "games, paired (same batches)",
@@ -125,10 +150,13 @@ def jsonable(v):
 
 
 def write_results(out: Path, trials: pd.DataFrame, racing: pd.DataFrame, best: pd.DataFrame,
-                  imp: pd.DataFrame, summary: dict) -> None:
+                  imp: pd.DataFrame, summary: dict, deviations: pd.DataFrame,
+                  changes: pd.DataFrame) -> None:
     """The tuner's files in ``out`` (created), each written atomically."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "deviations.csv", deviations.to_csv(index=False))
+    atomic_write_text(out / "changes.csv", changes.to_csv(index=False))
     atomic_write_text(out / "trials.csv", trials.to_csv(index=False))
     atomic_write_text(out / "racing.csv", racing.to_csv(index=False))
     atomic_write_text(out / "best.csv", best.to_csv(index=False))
@@ -157,8 +185,23 @@ def describe(s: dict) -> str:
             lines.append(f"{what.replace('_', ' ')}: objective {d['objective_diff']:+.4f} "
                          f"[{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}], best better in "
                          f"{d['p_best_better']:.0%} of resamples")
+    c = s["confirmation"]
+    lines.append(f"figures above: {c['games']:,} games of fresh deals per point (neither "
+                 "search nor race used them)"
+                 + ("; the race's winner lost to the runner-up there: overturned"
+                    if c["overturned"] else ""))
+    if s["local_optimum"]:
+        lines.append("one step along any parameter does no significantly better (paired)")
+    else:
+        lines.append("NOT a local optimum: one step does better: " + "; ".join(
+            f"{d['parameter']}={d['value']} {d['diff']:+.4f} [{d['diff_ci_low']:+.4f}, "
+            f"{d['diff_ci_high']:+.4f}]" for d in s["better_neighbours"]))
+    if s["at_edge"]:
+        lines.append("at the edge of its range (widen it: the optimum may lie beyond): "
+                     + ", ".join(s["at_edge"]))
     imp = ", ".join(f"{k} {v:.2f}" for k, v in sorted(s["importance"].items(),
                                                        key=lambda kv: -(kv[1] or 0)))
-    lines.append(f"main-effect share of the objective's variance: {imp}")
+    lines.append(f"main-effect share of the objective's variance ({s['importance_method']}): "
+                 f"{imp}")
     lines.append(f"{s['games_played']:,} games, {s['wall_s']:.1f} s")
     return "\n".join(lines)

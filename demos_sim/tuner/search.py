@@ -1,10 +1,13 @@
-"""The tuner's method: search on common deals, racing on fresh deals, importance.
+"""The tuner's method: search on common deals, racing and confirmation on fresh deals,
+importance from a design.
 
-:func:`tune` runs the three steps described in :mod:`demos_sim.tuner` —
+:func:`tune` runs the four steps described in :mod:`demos_sim.tuner` —
 :func:`search` (optuna's seeded sampler, or every point of a small space, each trial on
 the same chunks), :func:`race` (successive halving of the best points and the default on
-chunks the search never used) and :func:`importance` (PED-ANOVA and main effects) — then
-writes the results with :mod:`demos_sim.tuner.outputs`.
+chunks the search never used), :func:`confirm` (the finalists, the default and the best's
+one-step neighbours on chunks neither used) and :func:`importance` (main effects over
+:func:`design`'s points, PED-ANOVA over the trials) — then writes the results with
+:mod:`demos_sim.tuner.outputs`.
 """
 
 from __future__ import annotations
@@ -38,17 +41,25 @@ def pareto_mask(losses: np.ndarray) -> np.ndarray:
     return keep
 
 
-def main_effects(points: pd.DataFrame, params: list[str], measures: list[str]) -> pd.DataFrame:
-    """Share of the variance of each measure explained by each parameter's value alone."""
+def main_effects(points: pd.DataFrame, params: list[str], measures: list[str],
+                 bins: int | None = None) -> pd.DataFrame:
+    """Share of the variance of each measure explained by each parameter's value alone.
+
+    With ``bins``, a numeric parameter with more distinct values than that is grouped into
+    ``bins`` equal-count bins first (a sample of a few dozen points leaves most single
+    values alone, and a group of one explains its own noise)."""
     rows = []
     for m in measures:
         y = points[m].astype(float)
         tot = float(((y - y.mean()) ** 2).mean())
         for p in params:
-            if points[p].nunique() < 2 or not tot > 0:
+            x = points[p]
+            if bins and x.nunique() > bins and pd.api.types.is_numeric_dtype(x):
+                x = pd.qcut(x.rank(method="first"), bins, labels=False)
+            if x.nunique() < 2 or not tot > 0:
                 share = float("nan") if not tot > 0 else 0.0
             else:
-                g = y.groupby(points[p].astype(str))
+                g = y.groupby(x.astype(str))
                 share = float((g.count() * (g.mean() - y.mean()) ** 2).sum() / len(y) / tot)
             rows.append({"parameter": p, "measure": m, "method": "main_effect",
                          "importance": share, "points": len(points)})
@@ -79,6 +90,26 @@ def _schedule(top: int, final_games: int) -> list[int]:
     return [max(1, final_games >> (rounds - 1 - r)) for r in range(rounds)]
 
 
+def project(spec: TuneSpec, values: dict) -> dict:
+    """``values`` cut to ``spec.max_changes`` parameters off the default: the largest moves
+    (in steps, relative to each range's length; a list value counts as a whole move) are
+    kept, the others go back to the default."""
+    if spec.allowed(values):
+        return values
+
+    def size(p):
+        if p.low is None or p.high == p.low:
+            return 1.0
+        return abs(values[p.name] - p.default) / (p.high - p.low)
+
+    fixed = [p for p in spec.params if p.default not in p.values]   # always off the default
+    moved = [p for p in spec.params if values[p.name] != p.default and p not in fixed]
+    room = max(0, spec.max_changes - len(fixed))
+    keep = {p.name for p in sorted(moved, key=size, reverse=True)[:room]} | \
+        {p.name for p in fixed}
+    return {p.name: values[p.name] if p.name in keep else p.default for p in spec.params}
+
+
 # --------------------------------------------------------------------------- 1. search
 @dataclass
 class Searched:
@@ -102,9 +133,13 @@ def search(spec: TuneSpec, ev: Evaluator, say: Callable) -> Searched:
     dists = {p.name: p.distribution() for p in spec.params}
     default = spec.default_values()
     in_space = all(default[p.name] in p.values for p in spec.params)
+    grid = []
     if spec.exhaustive:
         sampler = optuna.samplers.RandomSampler(seed=spec.seed)
-        n_trials = spec.space_size
+        grid = [dict(zip(names, combo)) for combo in itertools.product(*[p.values
+                                                                         for p in spec.params])]
+        grid = [g for g in grid if spec.allowed(g)]
+        n_trials = len(grid)
         how = f"exhaustive: every one of the {n_trials} points of the space"
     else:
         with warnings.catch_warnings():
@@ -116,10 +151,13 @@ def search(spec: TuneSpec, ev: Evaluator, say: Callable) -> Searched:
         n_trials = spec.trials
         how = (f"{spec.sampler if spec.sampler != 'auto' else 'tpe'} search: {n_trials} trials "
                f"of a space of {spec.space_size} points")
+    if spec.max_changes is not None:
+        how += (f", at most {spec.max_changes} parameter(s) off the default "
+                "(a sampled point beyond that keeps its largest moves)")
     study = optuna.create_study(direction="minimize", sampler=sampler)
     if spec.exhaustive:
-        for combo in itertools.product(*[p.values for p in spec.params]):
-            study.enqueue_trial(dict(zip(names, combo)))
+        for g in grid:
+            study.enqueue_trial(g)
     elif in_space:
         study.enqueue_trial(default)
     say(f"tune {spec.name}: {how}, {spec.games} games per trial (the same deals for all)")
@@ -133,16 +171,24 @@ def search(spec: TuneSpec, ev: Evaluator, say: Callable) -> Searched:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ts = [study.ask(dists) for _ in range(k)]
-        cands = [{n: t.params[n] for n in names} for t in ts]
+        asked_pts = [{n: t.params[n] for n in names} for t in ts]
+        cands = [project(spec, c) for c in asked_pts]
         meas = ev.measure(cands, spec.games, 0)
         if W is None:
             W = bootstrap_weights(spec, len(meas[0]["_n"]), 0)
-        for t, cand, m in zip(ts, cands, meas):
+        for t, a, cand, m in zip(ts, asked_pts, cands, meas):
             s = score(spec, cand, m, W)
-            study.tell(t, s.objective)
+            number = t.number
+            if cand == a:
+                study.tell(t, s.objective)
+            else:                # the projected point is the one played and learnt from
+                study.tell(t, state=optuna.trial.TrialState.PRUNED)
+                study.add_trial(optuna.trial.create_trial(params=cand, distributions=dists,
+                                                          value=s.objective))
+                number = study.trials[-1].number
             key = spec.key(cand)
             lo, hi = percentile_ci(s.boot_objective)
-            row = {"trial": t.number, **cand}
+            row = {"trial": number, **cand, "changes": spec.changes(cand)}
             for i, tn in enumerate(tnames):
                 row[f"{tn}_value"] = s.values[i]
                 row[f"{tn}_loss"] = s.losses[i]
@@ -224,16 +270,144 @@ def race(spec: TuneSpec, ev: Evaluator, found: Searched) -> Raced:
     return Raced(pd.DataFrame(race_rows), cands, schedule, chunk0, scored, best, runner)
 
 
-# --------------------------------------------------------------------------- 3. importance
-def importance(spec: TuneSpec, found: Searched) -> pd.DataFrame:
-    """Step 3: PED-ANOVA importance for the objective, and main-effect shares of the
-    distinct points for the objective and every target."""
+# --------------------------------------------------------------------------- 3. confirmation
+CONFIRM_STAGE = 50        # bootstrap stage of the confirmation (racing rounds are 1, 2, …)
+
+
+@dataclass
+class Confirmed:
+    """The finalists, the default and the chosen point's one-step neighbours replayed on
+    deals neither the search nor the race used."""
+
+    chunk0: int                # first chunk of the confirmation deals
+    games: int
+    scored: dict[str, Scored]  # by point key
+    best: dict                 # the finalist with the lower objective on these deals
+    runner_up: dict | None
+    race_winner: dict
+    overturned: bool           # the race's winner lost to the runner-up here
+    deviations: pd.DataFrame   # the chosen point's neighbours, paired with it
+
+
+def neighbours(spec: TuneSpec, values: dict) -> list[tuple[str, int, dict]]:
+    """The points one step from ``values`` along one integer-range parameter
+    (``(parameter, ±1, point)``; list-valued parameters have no order, so no steps)."""
+    out = []
+    for p in spec.params:
+        if p.low is None:
+            continue
+        i = p.values.index(values[p.name])
+        for d in (-1, 1):
+            if 0 <= i + d < len(p.values):
+                point = dict(values) | {p.name: p.values[i + d]}
+                if spec.allowed(point):
+                    out.append((p.name, d, point))
+    return out
+
+
+def confirm(spec: TuneSpec, ev: Evaluator, raced: Raced) -> Confirmed:
+    """Step 3: the race's two finalists and the default again, on ``spec.confirm`` games
+    of fresh deals (chunks after the race's), and the chosen point's one-step neighbours on
+    the same deals. Reusing the racing games would favour whichever finalist they happened
+    to flatter (the winner's curse); here the finalist with the lower objective is chosen
+    and every reported figure comes from these deals."""
+    chunk0 = raced.chunk0 + len(chunks_of(spec.final_games))
+    default = spec.default_values()
+    pts = [raced.best] + ([raced.runner_up] if raced.runner_up is not None else [])
+    play = pts + [default]
+    meas = ev.measure(play, spec.confirm, chunk0)
+    W = bootstrap_weights(spec, len(meas[0]["_n"]), CONFIRM_STAGE)
+    scored = {spec.key(c): score(spec, c, m, W) for c, m in zip(play, meas)}
+    best = min(pts, key=lambda c: scored[spec.key(c)].objective)
+    runner = next((c for c in pts if c is not best), None)
+    near = neighbours(spec, best)
+    if near:
+        nm = ev.measure([pt for _, _, pt in near], spec.confirm, chunk0)
+        for (_, _, pt), m in zip(near, nm):
+            scored.setdefault(spec.key(pt), score(spec, pt, m, W))
+    sb = scored[spec.key(best)]
+    rows = []
+    for name, d, pt in near:
+        s = scored[spec.key(pt)]
+        dd = s.boot_objective - sb.boot_objective
+        lo, hi = percentile_ci(dd)
+        rows.append({"parameter": name, "step": d, "value": pt[name], "best_value": best[name],
+                     "objective": s.objective, "diff": s.objective - sb.objective,
+                     "diff_ci_low": lo, "diff_ci_high": hi, "better": bool(hi < 0),
+                     "games": s.games})
+    dev = pd.DataFrame(rows, columns=["parameter", "step", "value", "best_value", "objective",
+                                      "diff", "diff_ci_low", "diff_ci_high", "better", "games"])
+    return Confirmed(chunk0, spec.confirm, scored, best, runner, raced.best,
+                     spec.key(best) != spec.key(raced.best), dev)
+
+
+def edges(spec: TuneSpec, values: dict) -> list[str]:
+    """The integer-range parameters (of three values or more) whose chosen value is an end
+    of the range searched: the optimum may lie beyond it."""
+    return [p.name for p in spec.params
+            if p.low is not None and len(p.values) >= 3
+            and values[p.name] in (p.values[0], p.values[-1])]
+
+
+def change_front(spec: TuneSpec, found: Searched) -> pd.DataFrame:
+    """The best search objective with at most c parameters off the default, c = 0 … P
+    (``changes.csv``: what each extra rule change buys; search deals)."""
+    d = found.distinct.assign(changes=[spec.changes(r) for r in found.distinct.to_dict("records")])
+    names = [p.name for p in spec.params]
+    rows = []
+    for c in range(int(d["changes"].max()) + 1 if len(d) else 0):
+        g = d[d["changes"] <= c]
+        if not len(g):
+            continue
+        r = g.sort_values(["objective", "trial"], kind="stable").iloc[0]
+        rows.append({"max_changes": c, "changes": int(r["changes"]),
+                     **{n: r[n] for n in names}, "objective": r["objective"],
+                     "objective_ci_low": r["objective_ci_low"],
+                     "objective_ci_high": r["objective_ci_high"], "points": len(g)})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- 4. importance
+def design(spec: TuneSpec, ev: Evaluator, found: Searched) -> pd.DataFrame:
+    """The points importance is estimated from: an exhaustive search's every point, else
+    ``spec.design`` points drawn uniformly from the (allowed) space, seeded, on the search
+    deals. An optimiser's own samples crowd round its optimum, so their spread says more
+    about where it looked than about what each parameter does."""
+    if spec.exhaustive or spec.design == 0:
+        return found.distinct if spec.exhaustive else found.distinct.iloc[0:0]
+    names = [p.name for p in spec.params]
+    rng = np.random.default_rng([spec.seed, 4049])
+    pts, seen, tries = [], set(), 0
+    while len(pts) < min(spec.design, spec.space_size) and tries < 50 * spec.design:
+        tries += 1
+        pt = {p.name: p.values[int(rng.integers(len(p.values)))] for p in spec.params}
+        pt = {n: v.item() if isinstance(v, np.generic) else v for n, v in pt.items()}
+        if spec.allowed(pt) and spec.key(pt) not in seen:
+            seen.add(spec.key(pt))
+            pts.append(pt)
+    meas = ev.measure(pts, spec.games, 0)
+    W = bootstrap_weights(spec, len(meas[0]["_n"]), 0)
+    rows = []
+    for pt, m in zip(pts, meas):
+        sc = score(spec, pt, m, W)
+        rows.append({**pt, "objective": sc.objective,
+                     **{f"{t.name}_loss": sc.losses[i] for i, t in enumerate(spec.targets)}})
+    return pd.DataFrame(rows, columns=names + ["objective"]
+                        + [f"{t.name}_loss" for t in spec.targets])
+
+
+def importance(spec: TuneSpec, found: Searched, designed: pd.DataFrame) -> pd.DataFrame:
+    """Step 4: main-effect shares of the designed points (:func:`design`) for the objective
+    and every target (exact first-order shares for an exhaustive grid; binned in four for
+    a sample), and optuna's PED-ANOVA importance of the objective over the optimiser's
+    trials (labelled as such: indicative)."""
     names = [p.name for p in spec.params]
     tnames = [t.name for t in spec.targets]
-    imp = pd.concat([
-        _optuna_importance(found.study, names),
-        main_effects(found.distinct, names, ["objective"] + [f"{t}_loss" for t in tnames]),
-    ], ignore_index=True)
+    parts = [_optuna_importance(found.study, names)]
+    if len(designed) >= 2:
+        parts.append(main_effects(designed, names, ["objective"] + [f"{t}_loss" for t in tnames],
+                                  bins=None if spec.exhaustive else 4))
+    imp = pd.concat(parts, ignore_index=True)
     imp["measure"] = imp["measure"].str.replace("_loss$", "", regex=True)
     return imp
 
@@ -255,12 +429,15 @@ def tune(spec: TuneSpec, out: str | Path | None = None, workers: int = 1, quiet:
     try:
         found = search(spec, ev, say)
         raced = race(spec, ev, found)
-        best = best_table(spec, raced.scored, raced.best, raced.runner_up)
-        imp = importance(spec, found)
-        summary = summary_of(spec, found, raced, imp, ev.games_played, workers,
-                             synthetic=play_hook is not None, wall_s=time.perf_counter() - t0)
+        conf = confirm(spec, ev, raced)
+        best = best_table(spec, conf.scored, conf.best, conf.runner_up)
+        imp = importance(spec, found, design(spec, ev, found))
+        front = change_front(spec, found)
+        summary = summary_of(spec, found, raced, conf, imp, front, edges(spec, conf.best),
+                             ev.games_played, workers, synthetic=play_hook is not None,
+                             wall_s=time.perf_counter() - t0)
     finally:
         ev.close()
-    write_results(out, found.trials, raced.racing, best, imp, summary)
+    write_results(out, found.trials, raced.racing, best, imp, summary, conf.deviations, front)
     say(describe(summary))
     return summary

@@ -26,13 +26,14 @@ from demos_sim import ConfigError
 from demos_sim.runner.experiment import parse_experiment
 
 TUNE_KEYS = ("params", "targets", "trials", "final_games", "top", "sampler", "batch",
-             "bootstrap")
+             "bootstrap", "confirm_games", "design", "max_changes")
 PARAM_KEYS = ("low", "high", "step", "values")
 TARGET_KEYS = ("metric", "side", "goal", "direction", "weight")
 PARITY = ("seat_parity", "side_parity")
 SAMPLERS = ("auto", "tpe", "random", "grid")
 REFUSED = ("grid", "baseline", "stop", "sweep")
 MAX_GRID = 20000                     # largest space enumerated exhaustively
+MAX_1D = 128                         # a one-parameter space this small is always enumerated
 MAX_VALUES = 100000                  # largest range of one parameter
 _HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
 
@@ -104,6 +105,9 @@ class TuneSpec:
     bootstrap: int
     settings: dict = field(default_factory=dict)
     variants: dict = field(default_factory=dict)
+    confirm_games: int = 0    # games of the fresh-deal confirmation (0: final_games)
+    design: int = 32          # points of the uniform designed sample (importance)
+    max_changes: int | None = None   # most parameters a candidate may move off the default
 
     @property
     def adapter(self):
@@ -131,7 +135,26 @@ class TuneSpec:
 
     @property
     def exhaustive(self) -> bool:
-        return self.sampler == "grid" or (self.sampler == "auto" and self.space_size <= self.trials)
+        """Every point is played: ``grid``, or ``auto`` when the space has at most ``trials``
+        points or is one parameter of at most :data:`MAX_1D` values (a sampler can skip
+        the very value that meets a goal; enumerating one short axis cannot)."""
+        if self.sampler == "grid":
+            return True
+        return self.sampler == "auto" and (
+            self.space_size <= self.trials or (len(self.params) == 1
+                                               and self.space_size <= MAX_1D))
+
+    @property
+    def confirm(self) -> int:
+        """Games of every candidate in the fresh-deal confirmation."""
+        return self.confirm_games or self.final_games
+
+    def changes(self, values: dict) -> int:
+        """How many parameters ``values`` moves off the untuned configuration."""
+        return sum(values[p.name] != p.default for p in self.params)
+
+    def allowed(self, values: dict) -> bool:
+        return self.max_changes is None or self.changes(values) <= self.max_changes
 
     def default_values(self) -> dict:
         return {p.name: p.default for p in self.params}
@@ -245,6 +268,11 @@ def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
     top = int_at_least("top", 8, 2)
     batch = int_at_least("batch", 4, 1)
     boot = int_at_least("bootstrap", 1000, 100)
+    confirm = int_at_least("confirm_games", 1, 1) if "confirm_games" in tune else 0
+    design = int_at_least("design", 32, 0)
+    max_changes = tune.get("max_changes")
+    if max_changes is not None:
+        max_changes = int_at_least("max_changes", None, 1)
     sampler = tune.get("sampler", "auto")
     if sampler not in SAMPLERS:
         fail("tune.sampler", f"must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
@@ -331,7 +359,8 @@ def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
     targets = _load_targets(tune.get("targets"), ad, base, fail)
 
     spec = TuneSpec(str(path), text, exp.name, exp, params, targets, trials, exp.games,
-                    final_games, top, sampler, batch, boot, settings, variants)
+                    final_games, top, sampler, batch, boot, settings, variants, confirm,
+                    design, max_changes)
     if spec.sampler == "grid" and spec.space_size > MAX_GRID:
         fail("tune.sampler", f"grid enumerates every point, but the space has "
                              f"{spec.space_size} (at most {MAX_GRID})")

@@ -56,7 +56,8 @@ METHOD = (
     "against the default (Holm over the rows of each file). Group win shares (the free "
     "riders', the cooperators') are averages of per-seat shares with the average of the "
     "per-seat half-widths as a conservative interval. The tuning example runs demos-sim "
-    "tune (seeded TPE search on common deals, racing on fresh deals, bootstrap intervals) "
+    "tune (every threshold on common deals, racing and a confirmation on fresh deals, "
+    "bootstrap intervals) "
     "at the first rung only.")
 EXPERIMENTS = ["assemblee_collapse", "assemblee_public_goods_6p", "assemblee_public_goods_10p",
                "assemblee_characters", "assemblee_personalities", "assemblee_variants_6p",

@@ -368,7 +368,7 @@ def tuner_table(runs) -> pd.DataFrame:
                "best_parity": s["best"]["side_parity"]["value"],
                "best_ci_low": s["best"]["side_parity"]["ci95"][0],
                "best_ci_high": s["best"]["side_parity"]["ci95"][1],
-               "games": s["racing"]["final_games"]}
+               "games": s["confirmation"]["games"]}
         for key, name in (("best_minus_default", "vs_default"),
                           ("best_minus_runner_up", "vs_runner_up")):
             d = s.get(key)

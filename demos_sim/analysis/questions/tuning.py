@@ -6,7 +6,7 @@ The suite runs the tuner (:mod:`demos_sim.tuner`) on
 one-suit run base (``run_base.0``), ``carre_points`` and ``favourite_suit_bonus`` of
 4-player full games, toward seat parity and a Carré share of round wins of 2.5%. Then the
 best setting, the runner-up and the default are played again by the next rung's bot
-(``heuristic``) on the racing deals, so that the robustness analysis can see whether the
+(``heuristic``) on the confirmation deals, so that the robustness analysis can see whether the
 improvement over the default survives a stronger bot.
 
 Tables: ``search`` (how the space was searched), ``params`` (ranges, default, best),
@@ -48,7 +48,7 @@ METHOD = (
     "Importance: optuna's PED-ANOVA for the objective, and the main-effect share of the "
     "variance of the distinct evaluated points for the objective and each target (shares "
     "from TPE samples are indicative: the samples are not uniform). The best, runner-up and "
-    "default are replayed by the heuristic bot on the final racing deals (rungs table).")
+    "default are replayed by the heuristic bot on the confirmation deals (rungs table).")
 TUNE_FILE = "tuning_example"
 RUNGS = {"greedy": 1.0, "heuristic": 0.5}
 # searched and raced at the first rung; a quick look (--games G): G games per trial, the
@@ -58,7 +58,7 @@ SHOW = ["best", "pareto", "importance", "rungs", "search"]
 
 
 def _rung_rows(spec, summary, bot, games, workers, chunk0) -> list[dict]:
-    """The best, runner-up and default played by ``bot`` on the racing deals."""
+    """The best, runner-up and default played by ``bot`` on the confirmation deals."""
     roles = [(r, summary[r]["values"]) for r in ("best", "runner_up", "default")
              if summary[r] is not None]
     sc = replay(spec, roles, games, chunk0, workers, stage=99)
@@ -86,13 +86,13 @@ def _rung_rows(spec, summary, bot, games, workers, chunk0) -> list[dict]:
 
 def tables(runs) -> dict[str, pd.DataFrame]:
     """The tuner's tables of the first rung, and the ``rungs`` table: the best, runner-up
-    and default replayed by the next rungs on the racing deals (follow-up games)."""
+    and default replayed by the next rungs on the confirmation deals (follow-up games)."""
     tuned = runs.tune(TUNE_FILE)
     spec, s, folder = tuned.spec, tuned.summary, tuned.folder
     bots = list(RUNGS)
     rung_rows = []
-    chunk0 = s["racing"]["first_chunk"]
-    b0 = tuned.table("best")       # the first rung: the race's final round
+    chunk0 = s["confirmation"]["first_chunk"]
+    b0 = tuned.table("best")       # the first rung: the confirmation deals
     for _, r in b0.iterrows():
         rung_rows.append({"bot": bots[0], "role": r["role"],
                           "setting": json.dumps({n: s[r["role"]]["values"][n]
@@ -100,7 +100,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                           **{k: r[k] for k in ("measure", "value", "ci_low", "ci_high", "games",
                                                "diff", "diff_ci_low", "diff_ci_high")}})
     for bot in bots[1:]:
-        n = max(1, round(spec.final_games * RUNGS[bot]))
+        n = max(1, round(spec.confirm * RUNGS[bot]))
         spec_b = load_tune(experiment_path(TUNE_FILE), bot=bot).with_budget(
             games=spec.games, final_games=spec.final_games)
         rung_rows += _rung_rows(spec_b, s, bot, n, runs.workers, chunk0)
@@ -178,7 +178,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
                             xerr=[[bx["value"] - bx["ci_low"]], [bx["ci_high"] - bx["value"]]],
                             yerr=[[by["value"] - by["ci_low"]], [by["ci_high"] - by["value"]]],
                             fmt=mk, color=col, ms=11 if mk == "*" else 7, capsize=3,
-                            label=f"{role} (racing, 95% CI)")
+                            label=f"{role} (fresh deals, 95% CI)")
         if goals.get(tn[1]) == goals.get(tn[1]) and goals.get(tn[1]) is not None:
             ax.axvline(goals[tn[1]], color="grey", ls=":", lw=1, label=f"goal {tn[1]}")
         ax.set_xlabel(tn[1])
@@ -323,7 +323,8 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         o = g[(g["role"] == "default") & (g["measure"] == "objective")]
         if len(o):
             o = o.iloc[0]
-            found.append(f"With {bot} bots ({int(o['games']):,} games on the racing deals): "
+            found.append(f"With {bot} bots ({int(o['games']):,} games on the confirmation "
+                         "deals): "
                          f"best − default objective {o['diff']:+.4f} "
                          f"{_iv(o['diff_ci_low'], o['diff_ci_high'], '{:+.4f}')}.")
     signs = {}

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from demos_sim.analysis.core.sections import has_section
+from demos_sim.analysis.questions.robustness import PLURAL, VERDICTS
 
 
 @dataclass
@@ -212,14 +213,19 @@ def _robustness(out: Path) -> Headline:
     n = c["verdict"].value_counts()
     flips = c[c["verdict"] == "flips"]["analysis"].value_counts()
     where = ", ".join(f"{k} {v}" for k, v in flips.items()) or "none"
+
+    def k(v):
+        return f"<span class=fig>{n.get(v, 0)}</span>"
     return Headline(
         "Do the conclusions hold with a stronger bot?",
         f"Of {len(c)} comparisons of {c['figure'].nunique()} key figures between two "
-        f"bots, <span class=fig>{n.get('agrees', 0)}</span> keep their sign, "
-        f"<span class=fig>{n.get('fragile', 0)}</span> are fragile (one bot detects an "
-        f"effect the other does not) and <span class=fig>{n.get('flips', 0)}</span> flip "
-        f"(by analysis: {html.escape(where)}). L'Assemblée's “bots” are different "
-        "populations (civic, reciprocal), so its flips are findings, not doubts.",
+        f"bots, {k('holds across skill')} hold across skill (same sign, no significant "
+        f"change in size), {k('grows with skill')} grow and {k('shrinks with skill')} "
+        f"shrink with skill, {k('flips')} flip (by analysis: {html.escape(where)}), "
+        f"{k('uncertain')} are uncertain (one bot detects the effect, the change is not "
+        f"significant) and {k('none')} show no effect with either bot. L'Assemblée's "
+        "“bots” are different populations (civic, reciprocal), so its flips are findings, "
+        "not doubts.",
         [], "robustness.png")
 
 
@@ -269,8 +275,8 @@ def skill(out: Path, name: str, used: list[str]) -> tuple[str, str]:
         return "meta", "Bot skill: not compared (one bot, or no key figures)."
     bots = ", ".join(dict.fromkeys(list(c["bot_a"]) + list(c["bot_b"])))
     n = c["verdict"].value_counts()
-    whole = (f"all {len(c)} comparisons of this analysis: {n.get('agrees', 0)} keep their "
-             f"sign, {n.get('fragile', 0)} fragile, {n.get('flips', 0)} flip")
+    whole = (f"all {len(c)} comparisons of this analysis: "
+             + ", ".join(f"{n.get(v, 0)} {PLURAL[v]}" for v in VERDICTS if n.get(v, 0)))
     q = c[c["figure"].isin(used)]
     if q.empty:
         cls = "warn" if n.get("flips", 0) else "meta"
@@ -279,12 +285,17 @@ def skill(out: Path, name: str, used: list[str]) -> tuple[str, str]:
     if qn.get("flips", 0):
         return "warn", (f"⚠ Depends on bot skill: a figure quoted above changes sign "
                         f"between bots ({html.escape(bots)}); {whole}.")
-    if qn.get("fragile", 0):
-        return "warn", (f"~ Partly depends on bot skill: {qn.get('fragile', 0)} of the "
-                        f"{len(q)} comparisons quoted above are detected by one bot only "
+    moved = qn.get("grows with skill", 0) + qn.get("shrinks with skill", 0)
+    if moved:
+        return "warn", (f"~ Its size depends on bot skill: {moved} of the {len(q)} "
+                        f"comparisons quoted above grow or shrink with skill "
                         f"({html.escape(bots)}); {whole}.")
-    return "ok", (f"✓ Holds across bots: the figures quoted above keep their sign with "
-                  f"every bot compared ({html.escape(bots)}); {whole}.")
+    if qn.get("uncertain", 0):
+        return "warn", (f"~ Not settled across skill: {qn.get('uncertain', 0)} of the "
+                        f"{len(q)} comparisons quoted above are detected by one bot only, "
+                        f"without a significant change ({html.escape(bots)}); {whole}.")
+    return "ok", (f"✓ Holds across skill: the figures quoted above keep their sign and "
+                  f"size with every bot compared ({html.escape(bots)}); {whole}.")
 
 
 def sections_with_headlines(out: Path, secs: list[dict]) -> dict[str, Headline]:

@@ -93,18 +93,33 @@ def test_hand_computed_holm():
     assert np.isnan(adjust([np.nan, 0.5], "holm")[0])
 
 
-def test_robustness_flags_sign_flips():
-    """Synthetic key figures: one agreement, one fragile, one flip."""
+def test_robustness_labels_by_size():
+    """Synthetic key figures, one per label; the change's half-width is
+    sqrt(hw_a² + hw_b²) (by hand: 0.01 and 0.02 give 0.02236)."""
     import pandas as pd
 
     from demos_sim.analysis.questions import robustness
 
     kf = pd.DataFrame([
+        # same sign, change +0.01 ± 0.0224: holds
         ("x", "a", "greedy", 0.02, 0.01, 0.03), ("x", "a", "heuristic", 0.03, 0.01, 0.05),
-        ("x", "b", "greedy", 0.02, 0.01, 0.03), ("x", "b", "heuristic", 0.0, -0.01, 0.01),
+        # +0.02 ± 0.0112 -> +0.06 ± 0.0112: change +0.04 ± 0.0158, away from 0: grows
+        ("x", "g", "greedy", 0.02, 0.0088, 0.0312), ("x", "g", "heuristic", 0.06, 0.0488, 0.0712),
+        # -0.05 ± 0.01 -> -0.01 ± 0.005: change +0.04 ± 0.0112, towards 0: shrinks
+        ("x", "s", "greedy", -0.05, -0.06, -0.04), ("x", "s", "heuristic", -0.01, -0.015, -0.005),
+        # + then 0, change -0.012 ± 0.0141: not significant: uncertain
+        ("x", "b", "greedy", 0.02, 0.01, 0.03), ("x", "b", "heuristic", 0.008, -0.002, 0.018),
+        # + then -: flips
         ("x", "c", "greedy", 0.02, 0.01, 0.03), ("x", "c", "heuristic", -0.03, -0.05, -0.01),
+        # 0 and 0: none
+        ("x", "n", "greedy", 0.0, -0.01, 0.01), ("x", "n", "heuristic", 0.005, -0.01, 0.02),
     ], columns=["analysis", "figure", "bot", "mean", "ci_low", "ci_high"])
     c = robustness.compare(kf)
-    assert list(c["verdict"]) == ["agrees", "fragile", "flips"]
+    assert list(c["verdict"]) == ["holds across skill", "grows with skill",
+                                  "shrinks with skill", "uncertain", "flips", "none"]
+    a = c.iloc[0]
+    assert a["change"] == pytest.approx(0.01)
+    assert a["change_ci_high"] - a["change"] == pytest.approx((0.01 ** 2 + 0.02 ** 2) ** 0.5)
     found, flags = robustness.findings({"comparison": c})
     assert len(flags) == 1 and "c" in flags[0]
+    assert "1 grow with skill" in found[0] and "1 shrink with skill" in found[0]

@@ -72,13 +72,19 @@ def test_stamp_names_contract_version_revision_seeds_and_games():
 def test_the_veto_answer_quotes_the_key_figures():
     """veto value, 4 players, average over seats (robustness/key_figures.csv): greedy
     −0.008000 [−0.008722, −0.007279] → −0.80 pp [−0.87, −0.73]; heuristic −0.011326
-    [−0.013083, −0.009569] → −1.13 pp [−1.31, −0.96]."""
+    [−0.013083, −0.009569] → −1.13 pp [−1.31, −0.96]. The change −0.003326 has the
+    conservative half-width sqrt(0.000721² + 0.001757²) = 0.001899: [−0.0052, −0.0014]
+    excludes 0, away from 0: the veto's value grows with skill."""
     page = (RESULTS / "report.html").read_text()
     card = page[page.index('id="card-veto"'):page.index('id="card-media"')]
     text = re.sub(r"<[^>]+>", "", card)
     assert "−0.80 pp [−0.87, −0.73] greedy" in text
     assert "−1.13 pp [−1.31, −0.96] heuristic" in text
-    assert "✓ Holds across bots" in text
+    assert "~ Its size depends on bot skill" in text
+    rob = pd.read_csv(RESULTS / "robustness" / "comparison.csv")
+    r = rob[rob["figure"] == "veto value, individual 4p, average over seats"].iloc[0]
+    assert r["verdict"] == "grows with skill"
+    assert r["change_ci_low"] == pytest.approx(-0.003326 - 0.001899, abs=2e-6)
 
 
 def test_a_section_without_key_figures_is_answered_by_its_first_finding(tmp_path):

@@ -7,11 +7,20 @@ parity), the bot, its mean and 95% interval. This analysis declares
 ``READS_KEY_FIGURES``: the suite hands it the key figures of the sections already written
 in the output folder (``runs.key_figures``), and it compares every figure across bots.
 
-The sign of a figure at one bot is ``+`` when its interval lies above 0, ``-`` below, and
-``0`` when it contains 0. A conclusion **flips** when one bot's sign is ``+`` and
-another's ``-`` (flagged in the report); it is **fragile** when one bot finds an effect
-and the other does not (listed, not flagged: the weaker bot's effect may simply be
-smaller, or the stronger bot's sample smaller).
+Every pair of bots (the weaker first: the order the analysis lists them, its rungs) gets a
+label judged on the *size* of the figure, not only its sign. The sign at one bot is ``+``
+when its interval lies above 0, ``-`` below, ``0`` when it contains 0; the change
+``stronger − weaker`` gets the interval ``± sqrt(hw_a² + hw_b²)`` (the two figures treated
+as independent: conservative, since the rungs play the same deals and their errors are
+positively correlated). Then, in this order:
+
+- **flips**: the signs are ``+`` and ``-`` (flagged in the report);
+- **grows with skill** / **shrinks with skill**: the change's interval excludes 0 and the
+  stronger bot's figure is further from / nearer to 0 (or past it) than the weaker's;
+- **holds across skill**: the same non-zero sign and no significant change in size;
+- **uncertain**: one bot detects the effect, the other not, and the change is not
+  significant (the smaller sample, or a smaller effect: more games would tell);
+- **none**: neither bot detects an effect.
 """
 
 from __future__ import annotations
@@ -22,21 +31,50 @@ import numpy as np
 import pandas as pd
 
 from demos_sim.analysis.core.key_figures import sign
+
+VERDICTS = ("holds across skill", "grows with skill", "shrinks with skill", "flips",
+            "uncertain", "none")
+PLURAL = {"holds across skill": "hold across skill", "grows with skill": "grow with skill",
+          "shrinks with skill": "shrink with skill", "flips": "flip",
+          "uncertain": "uncertain", "none": "show no effect at either bot"}
 from demos_sim.analysis.core.plotting import panels, png_bytes
 
 TITLE = "Skill robustness: conclusions across rungs of the bot ladder"
 METHOD = (
     "Each analysis's headline figures (its key_figures) are computed with at least two "
     "bots: DĒMOS greedy and heuristic (the heuristic plays fewer games: it is slower), "
-    "Protocole's policies. A figure's sign at a bot is + or - when its 95% interval "
-    "excludes 0, and 0 otherwise; a conclusion flips when two bots give opposite signs "
-    "(flagged) and is fragile when only one bot detects it.")
+    "Protocole's policies. Each pair of bots is labelled on the size of the figure: flips "
+    "(opposite significant signs, flagged), grows or shrinks with skill (the change "
+    "stronger − weaker has a 95% interval ± sqrt(hw_a² + hw_b²), conservative, excluding 0), "
+    "holds across skill (same significant sign, no significant change), uncertain (one bot "
+    "detects it, the change is not significant), none (neither detects it).")
 READS_KEY_FIGURES = True
 SHOW = ["flips", "comparison"]
 
 
+def label(mean_a: float, lo_a: float, hi_a: float, mean_b: float, lo_b: float,
+          hi_b: float) -> tuple[str, float, float, float]:
+    """(verdict, change, its interval) of a figure at a weaker bot ``a`` and a stronger
+    ``b`` (module docstring)."""
+    sa, sb = sign(lo_a, hi_a), sign(lo_b, hi_b)
+    d = mean_b - mean_a
+    hw = float(np.hypot((hi_a - lo_a) / 2, (hi_b - lo_b) / 2))
+    lo, hi = d - hw, d + hw
+    if sa * sb == -1:
+        v = "flips"
+    elif lo > 0 or hi < 0:
+        ref = sa or sb or (1 if mean_a + mean_b >= 0 else -1)   # the effect's direction
+        v = "grows with skill" if d * ref > 0 else "shrinks with skill"
+    elif sa == sb:
+        v = "none" if sa == 0 else "holds across skill"
+    else:
+        v = "uncertain"
+    return v, d, lo, hi
+
+
 def compare(kf: pd.DataFrame) -> pd.DataFrame:
-    """One row per figure and pair of bots: both estimates, signs, verdict."""
+    """One row per figure and pair of bots (weaker first): both estimates, signs, the
+    change with its interval, the verdict (:func:`label`)."""
     rows = []
     for (analysis, figure), g in kf.groupby(["analysis", "figure"], sort=False):
         g = g.drop_duplicates("bot")
@@ -45,15 +83,17 @@ def compare(kf: pd.DataFrame) -> pd.DataFrame:
             for j in range(i + 1, len(recs)):
                 a, b = recs[i], recs[j]
                 sa, sb = sign(a.ci_low, a.ci_high), sign(b.ci_low, b.ci_high)
-                verdict = ("flips" if sa * sb == -1 else
-                           "agrees" if sa == sb else "fragile")
+                verdict, d, dlo, dhi = label(a.mean, a.ci_low, a.ci_high, b.mean, b.ci_low,
+                                             b.ci_high)
                 rows.append({"analysis": analysis, "figure": figure,
                              "bot_a": a.bot, "mean_a": a.mean, "ci_low_a": a.ci_low,
                              "ci_high_a": a.ci_high, "sign_a": sa,
                              "bot_b": b.bot, "mean_b": b.mean, "ci_low_b": b.ci_low,
-                             "ci_high_b": b.ci_high, "sign_b": sb, "verdict": verdict})
+                             "ci_high_b": b.ci_high, "sign_b": sb, "change": d,
+                             "change_ci_low": dlo, "change_ci_high": dhi, "verdict": verdict})
     cols = ["analysis", "figure", "bot_a", "mean_a", "ci_low_a", "ci_high_a", "sign_a",
-            "bot_b", "mean_b", "ci_low_b", "ci_high_b", "sign_b", "verdict"]
+            "bot_b", "mean_b", "ci_low_b", "ci_high_b", "sign_b", "change", "change_ci_low",
+            "change_ci_high", "verdict"]
     return pd.DataFrame(rows, columns=cols)
 
 
@@ -70,7 +110,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
     if not len(c):
         return []
     fig, (ax,) = panels(1, height=4.6)
-    colour = {"agrees": "#7f8c8d", "fragile": "#e67e22", "flips": "#c0392b"}
+    colour = {"holds across skill": "#7f8c8d", "grows with skill": "#2e86c1",
+              "shrinks with skill": "#8e44ad", "flips": "#c0392b", "uncertain": "#e67e22",
+              "none": "#bdc3c7"}
     for verdict, g in c.groupby("verdict"):
         ax.errorbar(g["mean_a"], g["mean_b"],
                     xerr=np.vstack([g["mean_a"] - g["ci_low_a"], g["ci_high_a"] - g["mean_a"]]),
@@ -97,15 +139,16 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     n = len(c)
     counts = c["verdict"].value_counts()
     out = [f"{n} comparisons of {c['figure'].nunique()} key figures across bots: "
-           f"{counts.get('agrees', 0)} agree, {counts.get('fragile', 0)} are fragile "
-           f"(one bot detects an effect the other does not), {counts.get('flips', 0)} flip."]
+           + ", ".join(f"{counts.get(v, 0)} {PLURAL[v]}" for v in VERDICTS) + "."]
     flags = []
     for r in c[c["verdict"] == "flips"].itertuples():
         flags.append(f"{r.analysis}: {r.figure}: {r.bot_a} {r.mean_a:+.4f} "
                      f"[{r.ci_low_a:+.4f}, {r.ci_high_a:+.4f}] vs {r.bot_b} {r.mean_b:+.4f} "
                      f"[{r.ci_low_b:+.4f}, {r.ci_high_b:+.4f}]: the sign flips between bots")
-    for r in c[c["verdict"] == "fragile"].head(8).itertuples():
-        out.append(f"fragile: {r.analysis}: {r.figure}: {r.bot_a} {r.mean_a:+.4f} "
-                   f"[{r.ci_low_a:+.4f}, {r.ci_high_a:+.4f}], {r.bot_b} {r.mean_b:+.4f} "
-                   f"[{r.ci_low_b:+.4f}, {r.ci_high_b:+.4f}]")
+    for v in ("grows with skill", "shrinks with skill"):
+        for r in c[c["verdict"] == v].head(6).itertuples():
+            out.append(f"{v}: {r.analysis}: {r.figure}: {r.bot_a} {r.mean_a:+.4f} "
+                       f"[{r.ci_low_a:+.4f}, {r.ci_high_a:+.4f}] → {r.bot_b} {r.mean_b:+.4f} "
+                       f"[{r.ci_low_b:+.4f}, {r.ci_high_b:+.4f}], change {r.change:+.4f} "
+                       f"[{r.change_ci_low:+.4f}, {r.change_ci_high:+.4f}]")
     return out, flags

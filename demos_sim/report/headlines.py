@@ -113,13 +113,13 @@ def notice(effects: list[tuple[str, float]], p0: float, two: bool, what: str) ->
         powers.append((bot, power_at(GROUP_GAMES / 2 if two else GROUP_GAMES, d, sd)))
     if not parts:
         return ""
-    each = " of each setting" if two else ""
+    each = " games of each setting" if two else " games"
     half = f" ({GROUP_GAMES // 2} of each setting)" if two else ""
     seen = "would" if powers[0][1] >= 0.8 else "would not"
     pw = ", ".join(f"{100 * p:.0f}% {html.escape(str(b))}" for b, p in powers)
-    return (f" <span class=power>To notice {what} at the table (α = 0.05 two-sided, power "
-            f"0.8, games as people play them, p ≈ {p0:.2f}): {'; '.join(parts)} games{each}; "
-            f"a group playing {GROUP_GAMES} games{half} {seen} notice this (power {pw}).</span>")
+    return (f" <span class=power>Games to notice {what} at the table (power 0.8, "
+            f"p ≈ {p0:.2f}; see “games to notice”): {'; '.join(parts)}{each}; a group "
+            f"playing {GROUP_GAMES} games{half} {seen} notice it (power {pw}).</span>")
 
 
 def _effects(f: "Figures", name: str, bots: int = 2) -> list[tuple[str, float]]:
@@ -167,8 +167,8 @@ def _teams(f: Figures, out: Path) -> Headline:
         raise KeyError("teams fairness")
     return Headline(
         "Are the team modes fair, and what would fix 2v3?",
-        _fair_modes(fair) + " " + _best_2v3(out) + " The best seating or veto count "
-        "changes 2v3's unfairness (its worse side's gap of win share from the mean side) by "
+        _fair_modes(fair) + " " + _best_2v3(out) + " The best change moves 2v3's "
+        "worse side by "
         f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals)."
         + _fair_notice(fair), f.used, "sides.png")
 
@@ -184,21 +184,31 @@ def _fair_modes(fair: pd.DataFrame) -> str:
         parts = []
         for d in ("per side", "per seat"):
             h = g[g["definition"] == d]
-            bots = []
-            for bot, hb in h.groupby("bot", sort=False):
-                v = mode_verdict(hb)
-                worst = hb.loc[hb["diff"].idxmin()]       # the side most behind
-                detail = ("" if v == "fair" else
-                          f": side {html.escape(str(worst['side']))} "
-                          f"{value(worst['share_won'], 'pct', True)} of won games vs "
-                          f"{value(worst['parity'], 'pct')}%, "
-                          f"{value(worst['diff'], 'pp', True)} <span class=ci>["
-                          f"{value(worst['ci_low'], 'pp')}, {value(worst['ci_high'], 'pp')}]"
-                          "</span>")
-                bots.append(f"<b>{v}</b>{detail} <span class=bot>{html.escape(str(bot))}"
-                            "</span>")
-            parts.append(f"{d} " + "; ".join(bots))
-        out.append(f"<b>{html.escape(str(mode))}</b>: " + " — ".join(parts) + ".")
+            verdicts = {bot: mode_verdict(hb) for bot, hb in h.groupby("bot", sort=False)}
+            groups: dict[str, list[str]] = {}
+            for bot, v in verdicts.items():
+                groups.setdefault(v, []).append(bot)
+            said = []
+            for v, bots in groups.items():
+                if v == "fair":
+                    said.append("<b>fair</b> " + ", ".join(
+                        f"<span class=bot>{html.escape(str(b))}</span>" for b in bots))
+                    continue
+                rows = [h[h["bot"] == b] for b in bots]
+                side = rows[0].loc[rows[0]["diff"].idxmin(), "side"]   # the side most behind
+                figs = []
+                for b, hb in zip(bots, rows):
+                    r = hb[hb["side"] == side].iloc[0]
+                    figs.append(f"{value(r['share_won'], 'pct', True)}, "
+                                f"{value(r['diff'], 'pp', True)} <span class=ci>["
+                                f"{value(r['ci_low'], 'pp')}, {value(r['ci_high'], 'pp')}]"
+                                f"</span> <span class=bot>{html.escape(str(b))}</span>")
+                parity = value(rows[0][rows[0]["side"] == side]["parity"].iloc[0], "pct")
+                who = ("side " if d == "per side" else "a seat of side ") + str(side)
+                said.append(f"<b>{v}</b> ({html.escape(who)}: share of won games against "
+                            f"{parity}%: " + "; ".join(figs) + ")")
+            parts.append(f"{d} " + "; ".join(said))
+        out.append(f"<b>{html.escape(str(mode))}</b>: " + "; ".join(parts) + ".")
     return " ".join(out)
 
 

@@ -145,10 +145,12 @@ def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
     page = (RESULTS / "report.html").read_text()
     card = page[page.index('id="card-teams"'):page.index('id="card-veto"')]
     text = re.sub(r"<[^>]+>", "", card)
-    assert "2v3: per side unfair: side A 29.1% of won games vs 50.0%, −20.9 pp" in text
-    assert "per seat unfair: side I 16.8% of won games vs 20.0%, −3.24 pp" in text
-    assert "2v2: per side fair greedy" in text
-    assert "45 greedy" in text and "a group playing 50 games would notice this" in text
+    assert ("2v3: per side unfair (side A: share of won games against 50.0%: 29.1%, "
+            "−20.9 pp [−21.3, −20.5] greedy") in text
+    assert ("per seat unfair (a seat of side I: share of won games against 20.0%: 16.8%, "
+            "−3.24 pp [−3.65, −2.82] greedy") in text
+    assert "2v2: per side fair greedy; not shown fair (side A" in text
+    assert "45 greedy; 45 heuristic games; a group playing 50 games would notice it" in text
     md = (RESULTS / "report.md").read_text()
     assert "### Table: fairness (28 rows)" in md
     assert "table is derived by the report from the committed sides.csv" in md

@@ -26,6 +26,17 @@ winner gives nothing to either.
 **Two policies, cooperative games** (Protocole *all together*): each policy plays every
 seat, on the same deals; win rates with their intervals and the paired difference.
 
+**Luck share** (competitive games): how much of a result the deal decides.
+``y[(g, s), r]`` is side ``s``'s M1 share in deal ``g`` under rotation ``r``: the same
+deal and seat, only the policy sitting there changed. The luck share is the intraclass
+share of ``y``'s variance that the (deal, side) explains after the mean effect of
+whichever policy sat there (a fixed effect ``f``: the (rotation, side) mean over deals
+minus the side's mean over rotations, so the side's own advantage counts with the seat):
+``σ²_deal / (σ²_deal + σ²_rotation + Var f)`` by one-way random-effects ANOVA
+(:func:`demos_sim.analysis.core.stats.luck_share`). 1: the cards and the seat alone
+decide who wins, whoever plays them; near 0: who plays decides. Its 95% interval is
+a bootstrap over the groups.
+
 **More than two policies**: every pair plays a two-policy tournament; the pairwise win
 totals give a Bradley–Terry fit (MM iterations, Hunter 2004) reported as Elo-scaled
 ratings (``400·log10`` of the strength, the first policy at 0).
@@ -106,6 +117,23 @@ class Match:
     wall_s: float
     coop: bool = False
     extra: dict = field(default_factory=dict)
+    shares: np.ndarray | None = None   # (deals, rotations, sides): each side's M1 share
+
+    def luck(self):
+        """The luck share (module docstring), or None for a cooperative match."""
+        if self.coop or self.shares is None or self.shares.shape[1] < 2:
+            return None
+        from demos_sim.analysis.core.stats import luck_share
+
+        g, r, k = self.shares.shape
+        y = self.shares.transpose(0, 2, 1).reshape(g * k, r)     # (deal, side) x rotation
+        # fixed effect of who sat there: the (rotation, side) mean over deals minus the
+        # side's mean over rotations (the side's own advantage stays with the deal and
+        # the seat); the deal's part is what the rotations of a (deal, side) share
+        m = self.shares.mean(axis=0)                       # (rotations, sides)
+        m = (m - m.mean(axis=0, keepdims=True)).T           # (sides, rotations)
+        f = np.broadcast_to(m, (g, k, r)).reshape(g * k, r)
+        return luck_share(y, offset=f)
 
     def win_share(self) -> tuple[float, list[float]]:
         s = self.a + self.b
@@ -142,6 +170,11 @@ class Match:
                         "wins_per_game": {A: float(self.a.sum() / (self.games * r)),
                                           B: float(self.b.sum() / (self.games * r))},
                         "paired": self.paired()})
+            lk = self.luck()
+            if lk is not None:
+                out["luck_share"] = {"value": lk.share, "ci95": [lk.lo, lk.hi],
+                                     "between_deals": lk.between,
+                                     "within_deal": lk.within}
         return out
 
 
@@ -164,18 +197,21 @@ def match(game: str, config, a: str, b: str, games: int, seed: int,
     rots = rotations(len(sides))
     A = np.zeros(games)
     B = np.zeros(games)
+    per_rot = []
     for pat in rots:
         specs = [""] * n
         for side, c in zip(sides, pat):
             for seat in side:
                 specs[seat] = a if c == "A" else b
         sh = side_shares(game, config, specs, games, seed, plugins)
+        per_rot.append(sh)
         for s_, c in enumerate(pat):
             if c == "A":
                 A += sh[:, s_]
             else:
                 B += sh[:, s_]
-    return Match(game, (a, b), games, seed, rots, A, B, time.perf_counter() - t0)
+    return Match(game, (a, b), games, seed, rots, A, B, time.perf_counter() - t0,
+                 shares=np.stack(per_rot, axis=1))
 
 
 def bradley_terry(names: list[str], wins: np.ndarray, iters: int = 2000) -> dict:
@@ -238,6 +274,10 @@ def format_match(s: dict) -> str:
     lines.append(f"  paired: {A} − {B} wins per game {pd['mean_diff_per_game']:+.4f} "
                  f"[{pd['ci95'][0]:+.4f}, {pd['ci95'][1]:+.4f}]; deals won by {A} "
                  f"{pd['deals_a_better']:.3f}, by {B} {pd['deals_b_better']:.3f}")
+    lk = s.get("luck_share")
+    if lk is not None:
+        lines.append(f"  luck share (variance of a side's result explained by the deal and "
+                     f"the seat): {lk['value']:.3f} [{lk['ci95'][0]:.3f}, {lk['ci95'][1]:.3f}]")
     return "\n".join(lines)
 
 

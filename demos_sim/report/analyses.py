@@ -27,6 +27,8 @@ from pathlib import Path
 import pandas as pd
 
 from demos_sim.analysis.core.sections import has_section, read_section
+from demos_sim.report.derived import extra_tables
+from demos_sim.report.derived import table as derived_table
 from demos_sim.report.headlines import headline, skill
 from demos_sim.report.markup import (html_details, html_page, html_table, md_table,
                                      png_uri, small_png, text)
@@ -54,6 +56,15 @@ GLOSSARY = [
                "the same deals), so small differences are still measured precisely; an "
                "interval that excludes 0 is a detected effect. Screens of many "
                "comparisons give Holm-adjusted p-values."),
+    ("fair, not shown fair, unfair",
+     "judged against the designer's margin (fair_margin in the experiment file, default "
+     "±1 pp of share of won games) by an equivalence test (TOST): fair when the 90% "
+     "interval of the distance from parity lies inside ±margin, unfair by X [a, b] when it "
+     "lies wholly beyond it, not shown fair otherwise. Parity per side: every side ½ (⅓ "
+     "in 2v2+1) of the won games; per seat: every seat 1/n."),
+    ("games to notice",
+     "how many games people would need to detect an effect (two-sided test at 5%, power "
+     "0.8, unpaired games, a win's sd √(p(1−p))), and whether 50 games would."),
     ("bots", "the players are programs of increasing skill (DĒMOS: greedy, then "
              "heuristic; Protocole: random, cautious, convention, planner; L'Assemblée: "
              "populations of civic, reciprocal or free-riding players). A finding that keeps "
@@ -218,21 +229,27 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
                 '<ul class="flags">' + "".join(f"<li>{html.escape(f)}</li>"
                                                for f in s["flags"]) + "</ul>"))
             md += ["**Flags**", ""] + [f"- ⚠ {f}" for f in s["flags"]] + [""]
-        for t in s.get("show", s["tables"]):
-            path = folder / f"{t}.csv"
-            if not path.exists():
+        for t in extra_tables(s) + list(s.get("show", s["tables"])):
+            df, derived_note = derived_table(out, name, t)
+            if df is None:
                 continue
-            df = pd.read_csv(path)
             rows, notes = present(df, name, t, MAX_ROWS)
             more = f", first {MAX_ROWS} shown" if len(df) > MAX_ROWS else ""
             label = t.replace("_", " ")
-            inner = ((f'<p class="meta">In every row: {"; ".join(notes)}.</p>' if notes
-                      else "") + html_table(rows, raw=True))
+            has_csv = (folder / f"{t}.csv").exists()
+            inner = ((f'<p class="meta">The {html.escape(derived_note)}.</p>'
+                      if derived_note else "")
+                     + (f'<p class="meta">In every row: {"; ".join(notes)}.</p>' if notes
+                        else "") + html_table(rows, raw=True))
+            link = (f' · <a href="{name}/{t}.csv" download>CSV</a>' if has_csv
+                    else " · no CSV (derived)")
             body.append(html_details(
-                f'Table: {html.escape(label)} <span class="n">({len(df)} rows{more}) · '
-                f'<a href="{name}/{t}.csv" download>CSV</a></span>', inner))
+                f'Table: {html.escape(label)} <span class="n">({len(df)} rows{more})'
+                f'{link}</span>', inner))
             md += [f"### Table: {label} ({len(df)} rows{more})", "",
-                   f"[{t}.csv]({name}/{t}.csv)", ""]
+                   f"[{t}.csv]({name}/{t}.csv)" if has_csv else "No CSV (derived).", ""]
+            if derived_note:
+                md += [f"The {derived_note}.", ""]
             if notes:
                 md += ["In every row: " + text("; ".join(notes)) + ".", ""]
             md += [md_table([[text(c) for c in r] for r in rows]), ""]

@@ -160,6 +160,8 @@ def _val(v, metric: str, diff: bool = False) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     if metric in SHARES:
+        if 0 < abs(100 * v) < 0.005:      # a rare event's Wilson bound is not "0.00"
+            return f"{100 * v:+.2g}" if diff else f"{100 * v:.2g}"
         return f"{100 * v:+.2f}" if diff else f"{100 * v:.2f}"
     return f"{v:+.4f}" if diff else _FMT.format(v)
 

@@ -16,13 +16,18 @@ first finding instead: the report never fails for want of a headline.
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
+from demos_sim.analysis.core.fairness import mode_verdict
+from demos_sim.analysis.core.stats import (FAIR_MARGIN, bernoulli_sd, games_needed,
+                                           power_at, tost_ci)
 from demos_sim.analysis.core.sections import has_section
 from demos_sim.analysis.questions.robustness import PLURAL, VERDICTS
+from demos_sim.report.derived import table as derived_table
 
 
 @dataclass
@@ -71,10 +76,61 @@ def value(x: float, unit: str, bold: bool = False) -> str:
         s = f"{100 * x:+.2f}" if abs(100 * x) < 10 else f"{100 * x:+.1f}"
         s = s.replace("-", "−") + (" pp" if bold else "")
     elif unit == "pct":
-        s = f"{100 * x:.1f}" + ("%" if bold else "")
+        s = (f"{100 * x:.2g}" if 0 < abs(100 * x) < 0.05 else f"{100 * x:.1f}") + (
+            "%" if bold else "")       # a rare event's Wilson bound is not "0.0"
     else:
         s = f"{x:.2f}"
     return f"<span class=fig>{s}</span>" if bold else s
+
+
+# --------------------------------------------------- games needed to notice an effect
+GROUP_GAMES = 50        # "a group playing 50 games would / would not notice this"
+
+
+def _count(n: float) -> str:
+    if not n == n:
+        return "?"
+    if n == float("inf") or n > 1e7:
+        return "more than 10 million"
+    n = math.ceil(n)
+    return f"{n:,}" if n < 1000 else f"{round(n, -2):,.0f}" if n < 100_000 else \
+        f"{round(n, -3):,.0f}"
+
+
+def notice(effects: list[tuple[str, float]], p0: float, two: bool, what: str) -> str:
+    """A sentence: how many games people would need to notice an effect (two-sided test
+    at α = 0.05 with power 0.8, :func:`stats.games_needed`) and whether a group playing
+    :data:`GROUP_GAMES` games would. ``effects``: (bot, effect) pairs; ``p0``: the win
+    probability the effect is measured from (a game's win indicator has sd
+    ``sqrt(p(1 − p))``); ``two``: two settings compared (half the games each, the sd of
+    the difference ``sqrt(p₀(1 − p₀) + p₁(1 − p₁))``), otherwise one setting against a
+    known parity."""
+    parts, powers = [], []
+    for bot, d in effects:
+        sd = (math.sqrt(bernoulli_sd(p0) ** 2 + bernoulli_sd(min(max(p0 + d, 0), 1)) ** 2)
+              if two else bernoulli_sd(p0))
+        parts.append(f"{_count(games_needed(d, sd))} <span class=bot>"
+                     f"{html.escape(str(bot))}</span>")
+        powers.append((bot, power_at(GROUP_GAMES / 2 if two else GROUP_GAMES, d, sd)))
+    if not parts:
+        return ""
+    each = " games of each setting" if two else " games"
+    half = f" ({GROUP_GAMES // 2} of each setting)" if two else ""
+    seen = "would" if powers[0][1] >= 0.8 else "would not"
+    pw = ", ".join(f"{100 * p:.0f}% {html.escape(str(b))}" for b, p in powers)
+    return (f" <span class=power>Games to notice {what} at the table (power 0.8, "
+            f"p ≈ {p0:.2f}; see “games to notice”): {'; '.join(parts)}{each}; a group "
+            f"playing {GROUP_GAMES} games{half} {seen} notice it (power {pw}).</span>")
+
+
+def _effects(f: "Figures", name: str, bots: int = 2) -> list[tuple[str, float]]:
+    r = f.kf[f.kf["figure"] == name].drop_duplicates("bot").head(bots)
+    return [(b, float(m)) for b, m in zip(r["bot"], r["mean"])]
+
+
+def _p0(f_all: pd.DataFrame, name: str, default: float) -> float:
+    r = f_all[f_all["figure"] == name]
+    return float(r["mean"].iloc[0]) if len(r) else default
 
 
 # ------------------------------------------------------------------ one per analysis
@@ -85,7 +141,10 @@ def _veto(f: Figures, out: Path) -> Headline:
         f"over the seats, by {f('veto value, individual 4p, average over seats')}: "
         "negative means the veto is worth that much. In 2v3 the team of two keeps its "
         "second veto and its share of won games is still "
-        f"{f('2v3 team A share of won games - 1/2, team_vetoes 2')} away from parity (½).",
+        f"{f('2v3 team A share of won games - 1/2, team_vetoes 2')} away from parity (½)."
+        + notice(_effects(f, "veto value, individual 4p, average over seats"),
+                 0.25 * (1 - _p0(_key_figures(out), "no-winner share, full 4p", 0.17)), True,
+                 "the 4-player veto value (a seat with its veto against the same seat without)"),
         f.used, "veto_heatmap.png")
 
 
@@ -96,20 +155,74 @@ def _media(f: Figures, out: Path) -> Headline:
         "deals, changes the share of 4-player games without a winner by "
         f"{f('Media swing (with - without), individual 4p, no-winner share')}, and the "
         "2v2+1 Independent's win share by "
-        f"{f('Media swing (with - without), 2v2+1, win share of I')}.",
+        f"{f('Media swing (with - without), 2v2+1, win share of I')}."
+        + notice(_effects(f, "Media swing (with - without), individual 4p, no-winner share"),
+                 _p0(_key_figures(out), "no-winner share, full 4p", 0.17), True,
+                 "the Media's change of 4-player games without a winner"),
         f.used, "swing.png")
 
 
 def _teams(f: Figures, out: Path) -> Headline:
+    fair, _ = derived_table(out, "teams", "fairness")
+    if fair is None:
+        raise KeyError("teams fairness")
     return Headline(
         "Are the team modes fair, and what would fix 2v3?",
-        "Distance of a side's share of won games from parity (0 = fair): 2v2 side A "
-        f"{f('2v2 default seating, side A share - parity')}; 2v3 team of two "
-        f"{f('2v3 default seating, side A share - parity')}; 2v2+1 Independent "
-        f"{f('2v2+1 default seating, side I share - parity')}. "
-        + _best_2v3(out) + " The best seating or veto count changes 2v3's unfairness by "
-        f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals).",
-        f.used, "sides.png")
+        _fair_modes(fair) + " " + _best_2v3(out) + " The best change moves 2v3's "
+        "worse side by "
+        f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals)."
+        + _fair_notice(fair), f.used, "sides.png")
+
+
+def _fair_modes(fair: pd.DataFrame) -> str:
+    """Each team mode's TOST verdict, per side and per seat, at the default seating."""
+    m = f"{100 * float(fair['margin'].iloc[0]):g}"
+    out = [f"Fair means within ±{m} pp of parity (TOST, 90% interval inside the margin) "
+           "<b>per side</b> (each side ½ of the won games, ⅓ in 2v2+1: every player as "
+           "likely to be on the winning side) or <b>per seat</b> (each seat 1/n: a side its "
+           "seats' share, the 2v2+1 Independent ⅕)."]
+    for mode, g in fair.groupby("mode", sort=False):
+        parts = []
+        for d in ("per side", "per seat"):
+            h = g[g["definition"] == d]
+            verdicts = {bot: mode_verdict(hb) for bot, hb in h.groupby("bot", sort=False)}
+            groups: dict[str, list[str]] = {}
+            for bot, v in verdicts.items():
+                groups.setdefault(v, []).append(bot)
+            said = []
+            for v, bots in groups.items():
+                if v == "fair":
+                    said.append("<b>fair</b> " + ", ".join(
+                        f"<span class=bot>{html.escape(str(b))}</span>" for b in bots))
+                    continue
+                rows = [h[h["bot"] == b] for b in bots]
+                side = rows[0].loc[rows[0]["diff"].idxmin(), "side"]   # the side most behind
+                figs = []
+                for b, hb in zip(bots, rows):
+                    r = hb[hb["side"] == side].iloc[0]
+                    figs.append(f"{value(r['share_won'], 'pct', True)}, "
+                                f"{value(r['diff'], 'pp', True)} <span class=ci>["
+                                f"{value(r['ci_low'], 'pp')}, {value(r['ci_high'], 'pp')}]"
+                                f"</span> <span class=bot>{html.escape(str(b))}</span>")
+                parity = value(rows[0][rows[0]["side"] == side]["parity"].iloc[0], "pct")
+                who = ("side " if d == "per side" else "a seat of side ") + str(side)
+                said.append(f"<b>{v}</b> ({html.escape(who)}: share of won games against "
+                            f"{parity}%: " + "; ".join(figs) + ")")
+            parts.append(f"{d} " + "; ".join(said))
+        out.append(f"<b>{html.escape(str(mode))}</b>: " + "; ".join(parts) + ".")
+    return " ".join(out)
+
+
+def _fair_notice(fair: pd.DataFrame) -> str:
+    out = []
+    for mode, side, d, p0, what in (("2v3", "A", "per side", 0.5,
+                                     "the 2v3 team of two's deficit"),
+                                    ("2v2+1", "I", "per seat", 0.2,
+                                     "the 2v2+1 Independent's per-seat deficit")):
+        r = fair[(fair["mode"] == mode) & (fair["side"] == side) & (fair["definition"] == d)]
+        out.append(notice([(b, float(x)) for b, x in zip(r["bot"], r["diff"])][:2], p0,
+                          False, what))
+    return "".join(out)
 
 
 def _best_2v3(out: Path) -> str:
@@ -142,7 +255,9 @@ def _protocole(f: Figures, out: Path) -> Headline:
         f"{f('coop win rate, level 2 vs 1, 4p')} from level 1 to 2 and by "
         f"{f('coop win rate, level 3 vs 2, 4p')} from 2 to 3. Each for themselves, the "
         "first player (seat 0) is "
-        f"{f('each: seat 0 win-share edge, 4p')} from an equal share at 4 players.",
+        f"{f('each: seat 0 win-share edge, 4p')} from an equal share at 4 players."
+        + notice(_effects(f, "each: seat 0 win-share edge, 4p"), 0.25, False,
+                 "the first Initiative's deficit (each for themselves, 4 players)"),
         f.used, "difficulty_curves.png")
 
 
@@ -152,8 +267,26 @@ def _game_shape(f: Figures, out: Path) -> Headline:
         "At 4 players (full rules) the first dealer's (seat 0) share of won games is "
         f"{f('share of won games - parity, full 4p, seat/side 0')} from parity; "
         f"{f('no-winner share, full 4p', 'pct')} of games end without a winner, and a "
-        f"game lasts {f('rounds per game, full 4p', 'num')} rounds.",
+        f"game lasts {f('rounds per game, full 4p', 'num')} rounds. Against the margin of "
+        f"fair (±{100 * _margin(out):g} pp, TOST) seat 0 is "
+        + _seat0_verdicts(f, _margin(out))
+        + notice(_effects(f, "share of won games - parity, full 4p, seat/side 0"), 0.25,
+                 False, "the first dealer's deficit"),
         f.used, "seat_heatmap.png")
+
+
+def _margin(out: Path) -> float:
+    t, _ = derived_table(out, "game_shape", "seat_share")
+    if t is not None and "fair_margin" in t:
+        return float(t["fair_margin"].iloc[0])
+    return FAIR_MARGIN
+
+
+def _seat0_verdicts(f: Figures, margin: float) -> str:
+    r = f.rows("share of won games - parity, full 4p, seat/side 0").drop_duplicates("bot")
+    return "; ".join(f"{html.escape(tost_ci(x.mean, x.ci_low, x.ci_high, margin).text())}"
+                     f" <span class=bot>{html.escape(str(x.bot))}</span>"
+                     for x in r.head(3).itertuples()) + "."
 
 
 def _tuning(f: Figures, out: Path) -> Headline:
@@ -202,7 +335,10 @@ def _assemblee(f: Figures, out: Path) -> Headline:
         "A free rider's win share minus a cooperator's, among 10 players: "
         f"{f('free rider gain, 10p')} (6 players: {f('free rider gain, 6p')}): "
         f"{verdict}. Cities of cooperators "
-        f"collapse in {f('collapse rate, cooperators 10p', 'pct')} of 10-player games.",
+        f"collapse in {f('collapse rate, cooperators 10p', 'pct')} of 10-player games."
+        + notice(_effects(f, "free rider gain, 10p"), 0.1, True,
+                 "the free rider's gain among 10 players (a free rider against a "
+                 "cooperator)"),
         f.used, "public_goods_10p.png")
 
 

@@ -78,7 +78,9 @@ LABELS: dict[str, tuple[str, str]] = {
     "best_unfairness": ("unfairness, best option (pp)", PP),
     "worst_gap": ("largest gap (pp)", PP),
     "share": ("share (%)", PCT),
-    "verdict": ("verdict", NUM), "figure": ("key figure", NUM), "analysis": ("analysis", NUM),
+    "verdict": ("verdict", NUM), "fairness": ("fair? (TOST against the margin)", NUM),
+    "fair_margin": ("margin of fair (± pp of share of won games)", PP),
+    "definition": ("fair means", NUM), "figure": ("key figure", NUM), "analysis": ("analysis", NUM),
     "mean_a": ("bot A estimate", NUM), "mean_b": ("bot B estimate", NUM),
     "bot_a": ("bot A", NUM), "bot_b": ("bot B", NUM),
     "sign_a": ("sign A", NUM), "sign_b": ("sign B", NUM),
@@ -97,6 +99,12 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
     ("teams", "confirm"): {"screen_unfairness": ("unfairness on the screen (pp)", PP),
                            "diff": ("difference of unfairness (pp)", PP)},
     ("teams", "options"): {"no_winner": ("no winner (% of games)", PCT)},
+    ("teams", "fairness"): {
+        "share_won": ("share of won games (%; per seat: one seat's)", PCT),
+        "diff": ("share of won games − parity (pp)", PP),
+        "ci90_low": ("90% interval, low (pp)", PP), "ci90_high": ("90% interval, high (pp)", PP),
+        "margin": ("margin of fair (± pp)", PP), "p_tost": ("p (TOST)", P),
+        "verdict_text": ("verdict against the margin", NUM)},
     ("veto", "team_vetoes"): {"diff": ("change vs 2 vetoes (pp of win share)", PP)},
     ("game_shape", "seat_share"): {"flag": ("flag", NUM)},
     ("media", "swing"): {"effect": ("with − without (pp)", PP)},
@@ -128,6 +136,8 @@ def _fmt(v, kind: str, signed: bool = False, column: str = "") -> str:
         return ""
     if kind in (PCT, PP) and isinstance(v, (int, float)) and not isinstance(v, bool):
         x = 100 * float(v)
+        if 0 < abs(x) < 0.005:         # a rare event's bound: not "0.00" (Wilson, 0 of N)
+            return (f"{x:+.2g}" if kind == PP or signed else f"{x:.2g}").replace("-", "−")
         digits = 2 if abs(x) < 10 else 1
         return (f"{x:+.{digits}f}" if kind == PP or signed else f"{x:.{digits}f}").replace(
             "-", "−")

@@ -33,7 +33,9 @@ from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
-               "games", "metrics", "variants", "grid", "baseline", "stop", "sweep")
+               "games", "metrics", "variants", "grid", "baseline", "stop", "sweep",
+               "fair_margin")
+FAIR_MARGIN = 0.01                  # default equivalence margin: ±1 pp of share of won games
 SWEEPS = ("product", "each")
 STOP_KEYS = ("half_width", "max_games", "track")
 DIFF = "diff:"                      # stop.track entry for a paired difference
@@ -93,6 +95,7 @@ class Experiment:
     blocks: list[Block]
     plugins: tuple[str, ...]
     settings: dict = field(default_factory=dict)
+    fair_margin: float = FAIR_MARGIN   # the designer's margin of "fair" (analyses' TOST)
 
     def with_games(self, games: int) -> "Experiment":
         """The same experiment with ``--games``: the game count, or the stop rule's maximum."""
@@ -216,6 +219,12 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
                 P.fail(key, str(e))
         elif default is not None:
             settings[key] = default
+
+    fair_margin = data.get("fair_margin", FAIR_MARGIN)
+    if (not isinstance(fair_margin, (int, float)) or isinstance(fair_margin, bool)
+            or not 0 < fair_margin < 0.5):
+        P.fail("fair_margin", "must be a number between 0 and 0.5 (a share of won games: "
+               f"0.01 = ±1 pp), got {fair_margin!r}")
 
     if "seed" not in data:
         P.fail("seed", "missing (every experiment names its seed)")
@@ -437,7 +446,7 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
 
     return Experiment(str(path), name, description, text, data, ad.name, ad, seed, games,
                       stop, tuple(metrics), tuple(keys), points, blocks, tuple(plugins),
-                      settings)
+                      settings, float(fair_margin))
 
 
 def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: int, seed: int,

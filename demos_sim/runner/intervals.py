@@ -19,10 +19,14 @@ Every per-game quantity ``x`` is an integer (value × ``scale``), and a run keep
   ``s_x² + s_y²`` — that is what common random numbers buy.
 
 The products are taken in Python integers (no overflow) and divided once, in floats.
-Under a stopping rule the number of games depends on the observed variances (not on the
-means), which leaves the coverage of these intervals close to nominal for the run sizes
-used here (thousands of games per chunk); the intervals are not adjusted for looking at
-many grid points at once.
+Under a stopping rule (``[stop]``: a Chow–Robbins fixed-width rule on the normal
+half-width ``z·s/√n`` of every tracked mean or paired difference, checked after each
+chunk) the number of games depends on the observed variances (not on the means), which
+leaves the coverage of these fixed-sample intervals close to nominal for the run sizes
+used here (thousands of games per chunk); they are not sequentially adjusted (not
+always-valid). Ratios (:func:`ratio_ci`) cannot be tracked by the rule; their
+delta-method interval is computed at the stop, its width not bounded by the rule. The
+intervals are not adjusted for looking at many grid points at once.
 """
 
 from __future__ import annotations

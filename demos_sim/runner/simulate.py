@@ -148,6 +148,13 @@ def _fmt(v) -> str:
     return v if isinstance(v, str) else json.dumps(v)
 
 
+def _bound(x: float) -> str:
+    """An interval bound at 4 decimals, or 2 significant digits when it would print as
+    0.0000 without being 0 (the Wilson upper bound of a rare event: 0 of 100,000 games
+    is [0.0000, 0.000038], not [0.0000, 0.0000])."""
+    return f"{x:.2g}" if 0 < abs(x) < 5e-5 else f"{x:.4f}"
+
+
 def print_summary(sim: Simulation) -> None:
     """The text of ``demos-sim simulate``: what was played, then the sentence-sized
     figures, each with its 95% interval."""
@@ -192,10 +199,11 @@ def print_summary(sim: Simulation) -> None:
             print(f"{m.replace('_', ' ')} ({v['description']}):")
             for b, e in v["bins"].items():
                 lo, hi = e["ci95"]
-                print(f"  {b.replace('_', ' '):<22} {e['mean']:.4f} [{lo:.4f}, {hi:.4f}]")
+                print(f"  {b.replace('_', ' '):<22} {e['mean']:.4f} [{_bound(lo)}, {_bound(hi)}]")
             continue
         lo, hi = v["ci95"]
-        print(f"{m.replace('_', ' ')} {v['mean']:.4f} [{lo:.4f}, {hi:.4f}]   ({v['description']})")
+        print(f"{m.replace('_', ' ')} {v['mean']:.4f} [{_bound(lo)}, {_bound(hi)}]   "
+              f"({v['description']})")
     workers = s["workers"]
     print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "
           f"({workers} worker{'s' if workers > 1 else ''}, {s['wall_s']:.2f} s)")

@@ -105,6 +105,37 @@ def test_known_effect_2v3(tabs):
     assert (d["gap_ci_high"] < 0).all()
 
 
+def test_fairness_table(tabs):
+    """TOST verdicts per side and per seat at every default seating: the 2v3 team of two
+    (about 0.3 of won games against ½, half-width about 4 points at 512 games) is unfair
+    per side; the verdicts' intervals hold their estimates; the sd the report would
+    recover from the gap's half-width is the sd the analysis stored."""
+    f = tabs["fairness"]
+    for bot in teams.RUNGS:
+        for mode, k in (("2v2", 2), ("2v3", 2), ("2v2+1", 3)):
+            g = f[(f["bot"] == bot) & (f["mode"] == mode)]
+            assert sorted(g["definition"].unique()) == ["per seat", "per side"]
+            assert len(g) == 2 * k
+    a = f[(f["mode"] == "2v3") & (f["side"] == "A") & (f["definition"] == "per side")]
+    assert (a["verdict"] == "unfair").all()
+    assert (a["parity"] == 0.5).all()
+    i = f[(f["mode"] == "2v2+1") & (f["side"] == "I")]
+    assert set(i[i["definition"] == "per seat"]["parity"]) == {0.2}
+    assert set(i[i["definition"] == "per side"]["parity"]) == {1 / 3}
+    assert ((f["ci90_low"] >= f["ci_low"]) & (f["ci90_high"] <= f["ci_high"])).all()
+    from demos_sim.analysis.core.fairness import fairness
+    derived = fairness(tabs["sides"].drop(columns="sd"))
+    mine = f.set_index(["bot", "mode", "side", "definition"])
+    for r in derived.itertuples():
+        assert r.diff == pytest.approx(mine.loc[(r.bot, r.mode, r.side, r.definition), "diff"],
+                                       rel=1e-9)
+        assert r.ci_high == pytest.approx(
+            mine.loc[(r.bot, r.mode, r.side, r.definition), "ci_high"], rel=1e-6, abs=1e-9)
+    found, _ = teams.findings(tabs)
+    assert any(x.startswith(f"{bot}, 2v3 (default seating), margin ±1 pp: per side")
+               for x in found for bot in teams.RUNGS)
+
+
 def test_confirm_and_summary(tabs):
     c = tabs["confirm"]
     for bot in teams.RUNGS:

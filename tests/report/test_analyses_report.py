@@ -140,3 +140,34 @@ def test_small_png_keeps_a_colour_bar():
     a, b = (np.asarray(Image.open(io.BytesIO(x)).convert("RGB")).astype(int)
             for x in (png, small))
     assert np.abs(a - b).max() <= 48
+
+
+def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
+    """From the committed teams/sides.csv (derived by the report: the section predates the
+    fairness table): greedy 2v2+1, the Independent wins 0.1592 of all games and 5.07%
+    have no winner, so 0.1592 / 0.9493 = 16.8% of won games — unfair per side (⅓) and per
+    seat (⅕, −3.24 pp); 2v3's team of two is 45 games from being noticed at the table
+    (δ = −20.9 pp, p = ½: 7.849 · 0.25 / 0.209² = 45)."""
+    page = (RESULTS / "report.html").read_text()
+    card = page[page.index('id="card-teams"'):page.index('id="card-veto"')]
+    text = re.sub(r"<[^>]+>", "", card)
+    assert ("2v3: per side unfair (side A: share of won games against 50.0%: 29.1%, "
+            "−20.9 pp [−21.3, −20.5] greedy") in text
+    assert ("per seat unfair (a seat of side I: share of won games against 20.0%: 16.8%, "
+            "−3.24 pp [−3.65, −2.82] greedy") in text
+    assert "2v2: per side fair greedy; not shown fair (side A" in text
+    assert "45 greedy; 45 heuristic games; a group playing 50 games would notice it" in text
+    md = (RESULTS / "report.md").read_text()
+    assert "### Table: fairness (28 rows)" in md
+    assert "table is derived by the report from the committed sides.csv" in md
+
+
+def test_rare_event_bounds_are_not_printed_as_zero():
+    """0 of N has a Wilson upper bound above 0 (runner/intervals.py); the report must not
+    print it as 0.00: 0 of 81,920 → 3.84 / 81,924 = 0.0047%."""
+    df = pd.DataFrame({"bot": ["g", "h"], "no_winner": [0.0, 0.1],
+                       "ci_low": [0.0, 0.09], "ci_high": [0.0000469, 0.11]})
+    rows, _ = present(df, "x", "y", 50)
+    assert rows[1][1] == "0.00 <span class=ci>[0.00, 0.0047]</span>"
+    from demos_sim.report.headlines import value
+    assert value(0.000234, "pct") == "0.023"

@@ -5,12 +5,15 @@ common-random-number runs) are :mod:`demos_sim.runner.intervals`, re-exported he
 an analysis finds every statistic in one module. This module adds what only the analyses
 use: two-sided p-values of a paired difference, Holm / Benjamini–Hochberg adjustment over
 a screen, a binomial interval for pooled counts, the interval of a mean of per-game
-values, and a side's share of the games that had a winner.
+values, a side's share of the games that had a winner (and its distance from a parity),
+equivalence against a margin (TOST: is it *fair*?), the games needed to detect an effect
+(power), and the share of a result's variance the deal explains (luck share).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from demos_sim.runner.intervals import (  # noqa: F401  (re-exported)
     Z95,
@@ -21,7 +24,9 @@ from demos_sim.runner.intervals import (  # noqa: F401  (re-exported)
 )
 
 __all__ = ["Z95", "Estimate", "mean_ci", "paired_diff_ci", "ratio_ci", "p_value", "adjust",
-           "binomial_ci", "sample_mean_ci", "share_of_won"]
+           "binomial_ci", "sample_mean_ci", "share_of_won", "FAIR_MARGIN", "Equivalence",
+           "tost", "tost_ci", "games_needed", "power_at", "bernoulli_sd", "LuckShare",
+           "luck_share", "won_gap", "diff_same_games"]
 
 
 def p_value(diff: float, half_width: float, z: float = Z95) -> float:
@@ -89,3 +94,204 @@ def share_of_won(mean: float, sd: float, games: int, won: float) -> tuple[float,
     cxw = mean * (1 - won) * n / (n - 1)
     var = max(vx - 2 * r * cxw + r * r * vw, 0.0) / (n * won * won)
     return r, Z95 * math.sqrt(var)
+
+
+# ------------------------------------------------------------- equivalence (TOST)
+# the default equivalence margin, ±1 pp of share of won games (experiment key fair_margin)
+from demos_sim.runner.experiment import FAIR_MARGIN  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """An interval-based TOST of a difference ``d`` (a share minus its parity, or a paired
+    difference) against the margin ``±m``, at level ``alpha``.
+
+    - **fair**: the ``1 − 2α`` (90%) interval lies inside ``(−m, +m)``. This is the two
+      one-sided tests (TOST) ``d > −m`` and ``d < +m``, each at level α: ``p_tost`` (the
+      larger one-sided p-value) ``< α``.
+    - **unfair**: the 90% interval lies wholly beyond the margin (``lo90 > m`` or
+      ``hi90 < −m``): the one-sided test of ``|d| > m`` at level α.
+    - **not shown fair** otherwise (too few games, or an effect near the margin).
+
+    ``lo``/``hi`` is the usual 95% interval, the one the report quotes.
+    """
+
+    diff: float
+    lo: float
+    hi: float
+    lo90: float
+    hi90: float
+    margin: float
+    p_tost: float
+    verdict: str             # "fair" | "not shown fair" | "unfair"
+
+    def text(self, scale: float = 100.0, unit: str = " pp") -> str:
+        """``fair (within ±1 pp)``, ``not shown fair (−0.8 pp [−2.1, +0.5])`` or
+        ``unfair by −3.4 pp [−3.9, −2.9]``."""
+        m = f"{scale * self.margin:g}"
+        body = (f"{scale * self.diff:+.1f}{unit} [{scale * self.lo:+.1f}, "
+                f"{scale * self.hi:+.1f}]").replace("-", "−")
+        if self.verdict == "fair":
+            return f"fair (within ±{m}{unit})"
+        if self.verdict == "unfair":
+            return f"unfair by {body}"
+        return f"not shown fair ({body}; margin ±{m}{unit})"
+
+
+def tost(diff: float, se: float, margin: float = FAIR_MARGIN,
+         alpha: float = 0.05) -> Equivalence:
+    """Equivalence of ``diff`` (standard error ``se``, normal) to 0 within ``±margin``:
+    see :class:`Equivalence`. NaN inputs give "not shown fair" with NaN bounds."""
+    from scipy.stats import norm
+
+    if not margin > 0:
+        raise ValueError(f"margin must be > 0, got {margin!r}")
+    z90, z95 = float(norm.ppf(1 - alpha)), float(norm.ppf(1 - alpha / 2))
+    if not (se >= 0) or diff != diff:
+        nan = float("nan")
+        return Equivalence(diff, nan, nan, nan, nan, margin, nan, "not shown fair")
+    lo90, hi90 = diff - z90 * se, diff + z90 * se
+    if se > 0:
+        p_lower = float(norm.sf((diff + margin) / se))      # H0: d <= -m
+        p_upper = float(norm.cdf((diff - margin) / se))     # H0: d >= +m
+        p = max(p_lower, p_upper)
+    else:
+        p = 0.0 if abs(diff) < margin else 1.0
+    if -margin < lo90 and hi90 < margin:
+        verdict = "fair"
+    elif lo90 > margin or hi90 < -margin:
+        verdict = "unfair"
+    else:
+        verdict = "not shown fair"
+    return Equivalence(diff, diff - z95 * se, diff + z95 * se, lo90, hi90, margin, p,
+                       verdict)
+
+
+def tost_ci(diff: float, lo: float, hi: float, margin: float = FAIR_MARGIN,
+            alpha: float = 0.05) -> Equivalence:
+    """:func:`tost` of an estimate given with its symmetric 95% normal interval
+    ``[lo, hi]`` (``se = (hi − lo) / (2·1.96)``), as the sections' tables store it."""
+    return tost(diff, (hi - lo) / (2 * Z95), margin, alpha)
+
+
+# ---------------------------------------------------------------- games needed (power)
+def games_needed(delta: float, sd: float, alpha: float = 0.05,
+                 power: float = 0.8) -> float:
+    """Games needed to detect a mean per-game difference ``delta`` with a two-sided
+    z-test at level ``alpha`` with probability ``power``, when one game's value has
+    standard deviation ``sd``: ``n = ((z_{1−α/2} + z_power)·sd / delta)²`` (one sample
+    against a known value, or a paired difference with ``sd`` the sd of the per-game
+    difference). Two independent groups of ``n`` games each: pass
+    ``sd = sqrt(sd₁² + sd₂²)``. Infinite when ``delta`` is 0."""
+    from scipy.stats import norm
+
+    if not sd >= 0:
+        return float("nan")
+    if delta == 0:
+        return float("inf")
+    z = float(norm.ppf(1 - alpha / 2) + norm.ppf(power))
+    return (z * sd / abs(delta)) ** 2
+
+
+def power_at(games: float, delta: float, sd: float, alpha: float = 0.05) -> float:
+    """The probability that ``games`` games detect ``delta`` (the inverse of
+    :func:`games_needed`; the far tail of the two-sided test is counted too)."""
+    from scipy.stats import norm
+
+    if not (games > 0 and sd > 0):
+        return float("nan")
+    z = float(norm.ppf(1 - alpha / 2))
+    shift = abs(delta) * math.sqrt(games) / sd
+    return float(norm.sf(z - shift) + norm.cdf(-z - shift))
+
+
+def bernoulli_sd(p: float) -> float:
+    """The sd of one game's win indicator at win probability ``p``, ``sqrt(p(1 − p))``:
+    what a table of people sees (no common random numbers, no pairing)."""
+    return math.sqrt(max(p * (1 - p), 0.0))
+
+
+# ------------------------------------------------------------------------ luck share
+@dataclass(frozen=True)
+class LuckShare:
+    """The share of a result's variance that the deal explains (see :func:`luck_share`)."""
+
+    share: float
+    lo: float
+    hi: float
+    deals: int
+    replays: int
+    between: float           # variance between deals (σ²_deal)
+    within: float            # variance within a deal (σ²_replay)
+
+
+def luck_share(y, offset=None, boot: int = 200, seed: int = 0) -> LuckShare:
+    """How much of the outcome the deal decides, under common random numbers.
+
+    ``y`` is a (deals × replays) array: the same result (a seat's M1 win share) when each
+    deal is replayed ``r`` times with only the players changed (e.g. the policies
+    rotated through the seats). The one-way random-effects model
+    ``y_ij = μ + f_ij + a_i + e_ij`` (a fixed effect ``f_ij`` of the replay, given as
+    ``offset``, e.g. the mean result of the policy that sat there; the deal effect
+    ``a_i``; the replay noise ``e_ij``) gives, from the ANOVA mean squares of
+    ``y − f``::
+
+        MSB = r·Σ_i (ȳ_i − ȳ)² / (D − 1)     MSW = Σ_ij (y_ij − ȳ_i)² / (D (r − 1))
+        σ²_deal = (MSB − MSW) / r           σ²_replay = MSW
+        luck share L = σ²_deal / (σ²_deal + σ²_replay + Var f)
+
+    Without ``offset`` (``f = 0``) L is the intraclass correlation ICC(1). L = 1 when the
+    deal alone decides the result (every replay the same), about 0 when the result does
+    not depend on the deal; it can fall slightly below 0 by sampling error. The 95%
+    interval is a percentile bootstrap over deals (``boot`` resamples, fixed ``seed``).
+    """
+    import numpy as np
+
+    y = np.asarray(y, dtype=float)
+    if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
+        raise ValueError(f"luck_share needs a (deals >= 2) x (replays >= 2) array, got "
+                         f"shape {y.shape}")
+    f = np.zeros_like(y) if offset is None else np.asarray(offset, dtype=float)
+    if f.shape != y.shape:
+        raise ValueError(f"offset has shape {f.shape}, y {y.shape}")
+    d, r = y.shape
+
+    def parts(yy, ff):
+        e = yy - ff
+        means = e.mean(axis=1)
+        msb = r * ((means - means.mean()) ** 2).sum() / (d - 1)
+        msw = ((e - means[:, None]) ** 2).sum() / (d * (r - 1))
+        return (msb - msw) / r, msw, float(ff.var())
+
+    between, within, fixed = parts(y, f)
+    tot = between + within + fixed
+    share = float(between / tot) if tot > 0 else float("nan")
+    rng = np.random.default_rng(seed)
+    bs = []
+    for _ in range(boot):
+        i = rng.integers(0, d, d)
+        b, w, fx = parts(y[i], f[i])
+        if b + w + fx > 0:
+            bs.append(b / (b + w + fx))
+    lo, hi = (np.percentile(bs, [2.5, 97.5]) if bs else (float("nan"),) * 2)
+    return LuckShare(share, float(lo), float(hi), d, r, float(between), float(within))
+
+
+def won_gap(mean: float, sd: float, games: int, won: float,
+            target: float) -> tuple[float, float]:
+    """``(d, se)``: a side's share of the games that had a winner minus ``target`` (its
+    parity), with the delta-method standard error of :func:`share_of_won`."""
+    r, half = share_of_won(mean, sd, games, won)
+    return r - target, half / Z95
+
+
+def diff_same_games(a: float, half_a: float, b: float, half_b: float) -> tuple[float, float]:
+    """``(a − b, half-width)`` of two estimates measured on the **same games** (two
+    conditional means of one run, e.g. targeted and not-targeted players' win shares),
+    whose covariance the run's sums do not give. Each interval is already per game
+    (clustered); whatever the correlation of the two estimators,
+    ``Var(a − b) ≤ (sd_a + sd_b)²`` (Cauchy–Schwarz), so the half-widths add: a
+    conservative 95% interval (treating them as independent, ``hypot``, would be too
+    narrow when they are negatively correlated, as complementary groups of the same
+    games are)."""
+    return a - b, half_a + half_b

@@ -15,10 +15,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.fairness import with_verdicts
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
-from demos_sim.analysis.core.stats import adjust, p_value, share_of_won
+from demos_sim.analysis.core.protocol import experiment_path
+from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, p_value, share_of_won
+from demos_sim.runner.experiment import load_experiment
 
 TITLE = "Seat advantage and game shape"
 METHOD = (
@@ -35,9 +38,12 @@ METHOD = (
     "fairness question for the team-fairness analysis rather than a seat effect). "
     "p-values are two-sided normal; a seat is flagged when its Holm-adjusted p-value "
     "(Holm–Bonferroni over every seat/side of every setup, separately for each bot rung) "
-    "is below 0.05. Rounds per game, no-winner share of games (normal intervals), share "
-    "of rounds nobody wins, and the share of round wins by combination (ratios with "
-    "delta-method intervals: their denominators are rounds and round wins) and the "
+    "is below 0.05; column fairness is the TOST verdict of the same difference against the "
+    "designer's margin (fair_margin in the experiment file, default ±1 pp of share of won "
+    "games): fair when its 90% interval lies inside ±margin, unfair when it lies wholly "
+    "beyond, not shown fair otherwise. Rounds per game, no-winner share of games (normal "
+    "intervals), share of rounds nobody wins, and the share of round wins by combination "
+    "(ratios with delta-method intervals: their denominators are rounds and round wins) and the "
     "distribution of the winning trio's harmony (share of games) complete the shape."
 )
 EXPERIMENTS = ["game_shape_individual", "game_shape_2v2", "game_shape_2v3", "game_shape_2v2p1"]
@@ -80,8 +86,10 @@ def _order(df: pd.DataFrame) -> pd.DataFrame:
 KEYS = ["bot", "rules", "mode", "players", "setup"]
 
 
-def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame) -> pd.DataFrame:
-    """Win share by seat/side, share of won games vs parity, Holm-adjusted per bot."""
+def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame,
+               margin: float = FAIR_MARGIN) -> pd.DataFrame:
+    """Win share by seat/side, share of won games vs parity, Holm-adjusted per bot, and
+    the TOST verdict against the designer's margin (``fairness``)."""
     g = ws.merge(nw[KEYS + ["mean"]].rename(columns={"mean": "no_winner"}), on=KEYS)
     g = g.merge(tr[KEYS + ["mean"]].rename(columns={"mean": "truncated"}), on=KEYS)
     nsides = g.groupby(KEYS)["side"].transform("count")
@@ -101,7 +109,7 @@ def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame) -> pd.DataF
     for idx in out.groupby("bot").groups.values():
         out.loc[idx, "p_holm"] = adjust(out.loc[idx, "p_value"].to_numpy(), HOLM)
     out["flag"] = out["p_holm"] < ALPHA
-    return out
+    return with_verdicts(out, "excess", "sow_ci_low", "sow_ci_high", margin, "parity")
 
 
 def _plain(df: pd.DataFrame, cols=("mean", "ci_low", "ci_high")) -> pd.DataFrame:
@@ -135,7 +143,9 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     combo = bins_table(runs, "combo_share")
     combo = combo.rename(columns={"denominator": "round_wins"}).drop(columns="count")
     harm = bins_table(runs, "win_harmony").drop(columns="denominator")
-    return {"seat_share": seat_table(ws, nw, tr), "shape": shape_table(runs),
+    margin = load_experiment(experiment_path(EXPERIMENTS[0]),
+                             bot=next(iter(RUNGS))).fair_margin
+    return {"seat_share": seat_table(ws, nw, tr, margin), "shape": shape_table(runs),
             "combo_share": combo, "win_harmony": harm}
 
 

@@ -31,7 +31,7 @@ import pandas as pd
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, panels
-from demos_sim.analysis.core.stats import adjust, p_value
+from demos_sim.analysis.core.stats import adjust, diff_same_games, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
@@ -48,9 +48,10 @@ METHOD = (
     "difference). independent_double_media keep vs act (2v2+1) and media_targets_revealed "
     "off vs on are paired the same way. p-values are two-sided normal tests of the paired "
     "differences, Holm-adjusted within each table and bot (family-wise 5%). "
-    "Differences between two conditional means (targeted minus not targeted, 1 Media "
-    "minus 0) are descriptive; their interval treats the two ratios as independent, which "
-    "is only approximate (they come from the same games).")
+    "Differences between two conditional means (targeted minus not targeted) are "
+    "descriptive; they come from the same games, so their interval adds the two ratios' "
+    "half-widths (each a per-game delta-method interval): conservative whatever the "
+    "correlation within a game (Var(a - b) <= (sd_a + sd_b)^2).")
 EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "media_2v2_nomedia",
                "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
@@ -133,8 +134,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     for (bot, setup), g in tg.groupby(["bot", "setup"], sort=False):
         t = g[g["side"] == "targeted"].iloc[0]
         u = g[g["side"] == "not_targeted"].iloc[0]
-        gap = t["mean"] - u["mean"]
-        hw = np.hypot(t["half_width"], u["half_width"])
+        gap, hw = diff_same_games(t["mean"], t["half_width"], u["mean"], u["half_width"])
         rows.append({"bot": bot, "setup": setup, "games": int(t["games"]),
                      "targeted_player_games": int(t["denominator"]),
                      "targeted": t["mean"], "targeted_ci_low": t["ci_low"],
@@ -142,7 +142,8 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                      "not_targeted_player_games": int(u["denominator"]),
                      "not_targeted": u["mean"], "not_targeted_ci_low": u["ci_low"],
                      "not_targeted_ci_high": u["ci_high"],
-                     "gap": gap, "gap_ci_low": gap - hw, "gap_ci_high": gap + hw})
+                     "gap": gap, "gap_ci_low": gap - hw, "gap_ci_high": gap + hw,
+                     "gap_method": "same games: half-widths added"})
     out["targeted"] = pd.DataFrame(rows)
 
     # --- Media aimed at a teammate or an opponent (team modes, compulsory Media)

@@ -7,6 +7,11 @@ Independent at the same share — each 1/3 of the won games (not the Independent
 which would be parity of the *per-seat* share; that share, side share / side size, is
 reported too). Games without a winner count for nobody; their share is reported apart.
 
+Whether a default seating is *fair* is decided against the designer's margin
+(``fair_margin`` in the experiment file, default ±1 pp of share of won games) by an
+interval-based TOST on the share of won games, under both definitions — per side (1/K)
+and per seat (1/n) — in table ``fairness`` (:mod:`demos_sim.analysis.core.fairness`).
+
 For a game with side shares ``x_s`` (M1: a shared win counts 1/k) the *gap* of side
 ``s`` is ``g_s = x_s − mean_k x_k``, a per-game linear quantity whose mean is the side's
 distance from parity. Since ``Σ_k x_k = 1 − u`` (``u``: no winner or truncated, a 0/1
@@ -35,6 +40,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.fairness import fairness, mode_verdict
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure
@@ -60,10 +66,16 @@ METHOD = (
     "worst side's signed gap (95% interval). The same question is also put to the "
     "generic tuner (demos-sim tune): one tune file per single change (a seating, "
     "or team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, "
-    "raced on fresh deals, 95% paired bootstrap intervals (table tuner).")
+    "raced on fresh deals, 95% paired bootstrap intervals (table tuner). Table fairness "
+    "tests the default seatings against the designer's margin (fair_margin in the "
+    "experiment file, default ±1 pp of share of won games) with an interval-based TOST: "
+    "fair when the 90% interval of the difference lies inside ±margin, unfair when it lies "
+    "wholly beyond it, not shown fair otherwise; per side (each side's share of won games "
+    "against 1/K, K sides) and per seat (each seat's share, side share / side size, "
+    "against 1/n, n players), delta-method intervals of the share of won games.")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
 RUNGS = {"greedy": 1.0, "heuristic": 0.25}
-SHOW = ["summary", "confirm", "tuner", "options", "decided"]
+SHOW = ["fairness", "summary", "confirm", "tuner", "options", "decided"]
 # the same question through the generic tuner: one file per single rule change, run by
 # the suite at the first rung (a quick look: --games per trial, the race to 4x)
 TUNE_FILES = {"teams_tune_2v2_seating": "2v2", "teams_tune_2v3_seating": "2v3",
@@ -149,7 +161,8 @@ def _options(runs) -> pd.DataFrame:
                     "per_seat_ci_high": r["ci_high"] / size,
                     "parity": float(w["mean"].mean()), "gap": gap[j],
                     "gap_ci_low": gap[j] - half[j], "gap_ci_high": gap[j] + half[j],
-                    "gap_half_width": half[j], "no_winner": nw,
+                    "gap_half_width": half[j], "no_winner": nw, "truncated": tr,
+                    "sd": r["sd"],
                     "diff_vs_default": r["diff"] if same else np.nan,
                     "diff_ci_low": r["diff_ci_low"] if same else np.nan,
                     "diff_ci_high": r["diff_ci_high"] if same else np.nan})
@@ -238,9 +251,18 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     ind = _bins(runs, "independent_condition")
     ind = ind[ind["mode"] == "2v2+1"].reset_index(drop=True)
     conf = confirm(runs, opts, runs.workers)
-    return {"sides": sides, "options": opts, "decided": decided, "decided_by_seating":
-            decided_all, "independent_condition": ind, "summary": _summary(opts, conf),
+    fair = pd.concat([fairness(g, margin(stem, bot)) for (stem, bot), g
+                      in sides[sides["experiment"] != "teams_2v3_vetoes"]
+                      .groupby(["experiment", "bot"], sort=False)], ignore_index=True)
+    return {"fairness": fair, "sides": sides, "options": opts, "decided": decided,
+            "decided_by_seating": decided_all, "independent_condition": ind,
+            "summary": _summary(opts, conf),
             "confirm": conf, "tuner": tuner_table(runs)}
+
+
+def margin(stem: str, bot: str) -> float:
+    """The designer's margin of "fair" (``fair_margin`` in the experiment file)."""
+    return load_experiment(experiment_path(stem), bot=bot).fair_margin
 
 
 # ------------------------------------------------------------------ fresh-deal check
@@ -467,6 +489,9 @@ def _p(x: float) -> str:
 def findings(tables: dict) -> tuple[list[str], list[str]]:
     found, flags = [], []
     summ, sides = tables["summary"], tables["sides"]
+    fair = tables.get("fairness")
+    if fair is not None and len(fair):
+        found += fairness_findings(fair)
     for r in summ.itertuples():
         d = sides[(sides["bot"] == r.bot) & (sides["mode"] == r.mode)
                   & (sides["option"] == "default")]
@@ -549,8 +574,31 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     return found, flags
 
 
+def fairness_findings(fair: pd.DataFrame) -> list[str]:
+    """One sentence per (bot, mode): the TOST verdicts per side and per seat."""
+    out = []
+    for (bot, mode), g in fair.groupby(["bot", "mode"], sort=False):
+        m = f"{100 * g['margin'].iloc[0]:g}"
+        parts = []
+        for d, h in g.groupby("definition", sort=False):
+            sides_txt = "; ".join(f"{r.side} {_p(r.share_won)}% of won games vs "
+                                  f"{_p(r.parity)}%: {r.verdict_text}" for r in h.itertuples())
+            parts.append(f"{d} ({'each seat' if d == 'per seat' else 'each side'}): "
+                         f"{mode_verdict(h)} ({sides_txt})")
+        out.append(f"{bot}, {mode} (default seating), margin ±{m} pp: " + ". ".join(parts)
+                   + ".")
+    return out
+
+
 def key_figures(tables: dict) -> pd.DataFrame:
     rows = []
+    fair = tables.get("fairness")
+    if fair is not None:
+        for r in fair.itertuples():
+            rows.append({"figure": f"{r.mode} default seating, side {r.side} share of won "
+                                   f"games - parity, {r.definition}",
+                         "bot": r.bot, "mean": r.diff, "ci_low": r.ci_low,
+                         "ci_high": r.ci_high})
     s = tables["sides"]
     for r in s[s["option"] == "default"].itertuples():
         rows.append({"figure": f"{r.mode} default seating, side {r.side} share - parity",

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast bench analyses serve clean
+.PHONY: demo test test-fast bench analyses serve skill clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,12 @@ demo: $(STAMP)
 # bot rung, summaries and plots in results/analyses/<name>/, results/analyses/report.html.
 analyses: $(STAMP)
 	$(VENV)/bin/demos-sim analyse --workers 2
+
+# The committed skill traces (results/skill/): each doubling of ismcts's budget against the
+# one below, DĒMOS full 4p and 2v2 (about 20 min niced on this 2-core machine, both).
+skill: $(STAMP)
+	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --out results/skill/demos-4p
+	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --out results/skill/demos-2v2
 
 # Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time).
 test: $(STAMP)

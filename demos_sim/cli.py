@@ -175,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_report_parser(sub)   # demos-sim report RESULTS_DIR
     from demos_sim.tournament import add_tournament_parser
     add_tournament_parser(sub)   # demos-sim tournament --policies A,B
+    from demos_sim.skill import add_skill_parser
+    add_skill_parser(sub)        # demos-sim skill --policy ismcts --budgets 4,8,16
     add_analyse_parser(sub)      # demos-sim analyse [NAME ...]
     from demos_sim.tuner.cli import add_tune_parser
     add_tune_parser(sub)         # demos-sim tune TUNE.toml

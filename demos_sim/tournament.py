@@ -135,16 +135,23 @@ class Match:
         f = np.broadcast_to(m, (g, k, r)).reshape(g * k, r)
         return luck_share(y, offset=f)
 
-    def win_share(self) -> tuple[float, list[float]]:
+    def win_share_se(self) -> tuple[float, float]:
+        """A's win share ``W`` and its delta-method standard error (NaNs without a win)."""
         s = self.a + self.b
         tot = s.sum()
         if tot == 0:
-            return float("nan"), [float("nan"), float("nan")]
-        w = self.a.sum() / tot
+            return float("nan"), float("nan")
+        w = float(self.a.sum() / tot)
         z = self.a - w * s
         n = len(s)
         se = float(z.std(ddof=1)) / (s.mean() * math.sqrt(n)) if n > 1 else 0.0
-        return float(w), [max(0.0, float(w - Z95 * se)), min(1.0, float(w + Z95 * se))]
+        return w, float(se)
+
+    def win_share(self) -> tuple[float, list[float]]:
+        w, se = self.win_share_se()
+        if w != w:
+            return float("nan"), [float("nan"), float("nan")]
+        return w, [max(0.0, float(w - Z95 * se)), min(1.0, float(w + Z95 * se))]
 
     def paired(self) -> dict:
         r = 1 if self.coop else len(self.rotations)

@@ -21,6 +21,23 @@ same as ``omniscient``. The decisions ``ismcts`` leaves to ``heuristic`` (favour
 X2 announcement, team allocation, Media) stay observation-only. It is therefore a
 *lower* bound on what perfect information is worth to this search (its own later turns
 in a rollout are still ``greedy``'s), measured, not assumed.
+
+**Measured** (the gap the skill trace quotes; full rules, seat-rotated two-policy
+tournament on common deals, :func:`demos_sim.tournament.match`, seed 7, win share of the
+wins the two took with its 95% delta-method interval):
+
+- 4 players: against ``heuristic`` 0.728 [0.716, 0.739] (3,000 deals), against
+  ``ismcts@64`` 0.721 [0.705, 0.738] (1,500 deals), against ``ismcts@256`` 0.668
+  [0.637, 0.699] (500 deals) — ``ismcts@64`` itself beats ``heuristic`` 0.552 only, so
+  most of the ceiling is information, and the budget closes a little of it;
+- 2v2 (both members omniscient) against ``heuristic``: 0.936 [0.928, 0.945] (1,500
+  deals).
+
+``demos-sim tournament --policies omniscient,ismcts@64 --games 1500 --seed 7`` gives the
+second figure. Speed: that of ``ismcts@1`` (one rollout per candidate): at every seat,
+``demos-sim simulate --policies omniscient --games 1000`` 384 games/s against 372 for
+``ismcts@1`` and 8 for ``ismcts@64`` at the same moment (wall time, one worker, a
+loaded machine).
 """
 
 from demos_sim.demos.policies import register

@@ -63,10 +63,17 @@ def cmd_simulate(args) -> int:
     specs = _specs(args, config)
     sim = simulate(args.game, config, specs, args.games, args.seed, workers=args.workers,
                    plugins=tuple(args.plugin))
+    from demos_sim.registry import reference_note, references
+
+    pols = _game(args).policies.resolve(specs, config.players)
     if args.json:
-        print(json.dumps(sim.summary(), default=str))
+        out = sim.summary()
+        out["reference_policies"] = references(pols)   # sees all hidden cards (not M2)
+        print(json.dumps(out, default=str))
     else:
         print_summary(sim)
+        if reference_note(pols):
+            print(reference_note(pols))
     return 0
 
 
@@ -85,7 +92,8 @@ def cmd_compare(args) -> int:
                 against_policies=(args.against_policies.split(",")
                                   if args.against_policies else None),
                 games=args.games, seed=args.seed, workers=args.workers,
-                plugins=tuple(args.plugin), half_width=args.half_width)
+                plugins=tuple(args.plugin), half_width=args.half_width,
+                allow_reference=args.allow_reference)
     if args.json:
         print(json.dumps({"game": args.game, "reference": w.reference, "change": w.change,
                           "games": w.games, "seed": args.seed,
@@ -157,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "this (--games is then the maximum)")
     cp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
     cp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    cp.add_argument("--allow-reference", action="store_true",
+                    help="accept a reference policy (omniscient: sees every hidden card, "
+                         "exempt from M2), refused otherwise")
     cp.set_defaults(func=cmd_compare)
     rp = sub.add_parser("record", help="write game records (GAME_RECORD.md) as JSON Lines")
     _add_game_args(rp)

@@ -24,6 +24,12 @@ A *policy spec* names a policy wherever one is asked for (``--policies``, an exp
   default). ``name@N:flag`` is read as ``name:flag@N``. A bad spec (``ismcts@abc``, ``ismcts@0``, ``greedy@8``
   for a policy without a budget) is a one-line :class:`~demos_sim.ConfigError`.
 
+A *reference* policy (``register(..., reference="omniscient")``) is exempt from M2 by
+design: it sees the true state (the game's kernel writes a *truth block* into its seat's
+observation, and only its seat's; the M2 check leaves it out). It measures a bound
+(the ceiling of skill), it is not a player: :func:`reference_mask` gives the kernel its
+seats, and the analyses refuse it unless asked (:func:`refuse_references`).
+
 Under ``NUMBA_DISABLE_JIT=1`` ``njit`` hands back the plain Python function; the
 registry then takes it as it is, so a plugin can be stepped through in a debugger.
 """
@@ -58,6 +64,7 @@ class Policy:
     description: str = ""
     flags: dict = field(default_factory=dict)
     budget: int | None = None      # index in params of the ``@N`` budget, None: no budget
+    reference: str | None = None   # e.g. "omniscient": sees the true state, exempt from M2
 
     @property
     def default_budget(self) -> int | None:
@@ -75,9 +82,11 @@ class PolicyRegistry:
         self._loaded = False
 
     def register(self, name: str, params=(), description: str = "", flags: dict | None = None,
-                 budget: int | None = None):
+                 budget: int | None = None, reference: str | None = None):
         """Decorator registering a policy function under ``name``; ``budget`` is the index
-        in ``params`` that ``name@N`` sets (None: the policy takes no ``@N``)."""
+        in ``params`` that ``name@N`` sets (None: the policy takes no ``@N``);
+        ``reference`` (e.g. ``"omniscient"``) declares a reference policy that sees the
+        true state (module docstring)."""
         if not name or any(ch in name for ch in ":,@"):
             raise ValueError(f"bad policy name {name!r}")
         if budget is not None and not 0 <= budget < N_PARAMS:
@@ -89,7 +98,8 @@ class PolicyRegistry:
                 raise TypeError("a policy must be a numba.njit function with POLICY_SIG")
             p = np.zeros(N_PARAMS, np.float64)
             p[: len(params)] = params
-            self._policies[name] = Policy(name, fn, p, description, dict(flags or {}), budget)
+            self._policies[name] = Policy(name, fn, p, description, dict(flags or {}), budget,
+                                          reference)
             return fn
 
         return deco
@@ -141,7 +151,8 @@ class PolicyRegistry:
             if int(budget) < 1:
                 raise ConfigError(f"policy spec {spec!r}: the budget must be at least 1")
             params[pol.budget] = float(int(budget))
-        return Policy(spec, pol.fn, params, pol.description, pol.flags, pol.budget)
+        return Policy(spec, pol.fn, params, pol.description, pol.flags, pol.budget,
+                      pol.reference)
 
     def resolve(self, specs: list[str], players: int) -> list[Policy]:
         """One policy per seat: a single name applies to every seat."""
@@ -162,6 +173,43 @@ def policy_tuple(policies: list[Policy], maxp: int):
     for i, p in enumerate(policies):
         params[i] = p.params
     return tuple(fns), params
+
+
+def reference_mask(policies: list[Policy]) -> int:
+    """Bit ``p`` set when seat ``p``'s policy is a reference (the kernel's truth seats)."""
+    mask = 0
+    for i, p in enumerate(policies):
+        if p.reference:
+            mask |= 1 << i
+    return mask
+
+
+def references(policies: list[Policy]) -> list[str]:
+    """The specs of the reference policies among ``policies`` (each once, in order)."""
+    out: list[str] = []
+    for p in policies:
+        if p.reference and p.name not in out:
+            out.append(p.name)
+    return out
+
+
+def refuse_references(policies: list[Policy], where: str, opt_in: str) -> None:
+    """One-line ConfigError when a reference policy is among ``policies``: ``where``
+    (an analysis, an experiment) takes players, not bounds, unless ``opt_in`` is given."""
+    refs = references(policies)
+    if refs:
+        raise ConfigError(f"{', '.join(refs)} is a reference policy (it sees every hidden "
+                          f"card, exempt from M2), refused by {where} unless asked for "
+                          f"({opt_in})")
+
+
+def reference_note(policies: list[Policy]) -> str:
+    """A line saying which policies are references ('' when none)."""
+    refs = references(policies)
+    if not refs:
+        return ""
+    return (f"note: {', '.join(refs)} is a reference policy: it sees every hidden card "
+            "(exempt from M2), a bound on skill, not a player")
 
 
 def load_plugin(spec: str) -> None:

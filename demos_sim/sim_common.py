@@ -43,20 +43,33 @@ def game_key(seed: int, g: int) -> tuple[np.uint64, list[int]]:
 
 
 def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, res_len: int,
-              diag_len: int, seed: int, chunk: int, count: int, plugins: tuple = ()):
+              diag_len: int, seed: int, chunk: int, count: int, plugins: tuple = (),
+              truth_slot: int | None = None):
     """Games ``0 … count-1`` of chunk ``chunk`` through a game's ``play_batch`` kernel.
 
     ``policies`` is a function returning the resolved policies (called after the
     ``plugins`` are loaded, so worker processes know the user's policies too). Returns
     the per-game result rows (count, res_len) and the kernel's diagnostics vector; raises
     when the kernel flagged an error (:func:`demos_sim.kernel.check_errors`).
+
+    ``truth_slot``: the configuration word where the game's kernel reads its reference
+    seats (:func:`demos_sim.registry.reference_mask`; DĒMOS ``C_TRUTH``); a reference
+    policy in a game without one is refused.
     """
     from demos_sim.kernel import check_errors
-    from demos_sim.registry import load_plugin, policy_tuple
+    from demos_sim.registry import load_plugin, policy_tuple, reference_mask
 
     for plugin in plugins:
         load_plugin(plugin)
-    fns, params = policy_tuple(policies(), maxp)
+    pols = policies()
+    mask = reference_mask(pols)
+    if mask:
+        if truth_slot is None:
+            raise ConfigError("a reference policy needs its game's truth block, which this "
+                              "game's kernel does not have")
+        cfg_arr = cfg_arr.copy()
+        cfg_arr[truth_slot] = mask
+    fns, params = policy_tuple(pols, maxp)
     res = np.zeros((count, res_len), np.int64)
     diag = np.zeros(diag_len, np.int64)
     play_batch(fns, cfg_arr, params, chunk_game_keys(seed, chunk, 0, count), res, diag)

@@ -306,19 +306,31 @@ def run_tournament(game: str, config, policies: list[str], games: int, seed: int
         raise ConfigError("--policies needs at least two policies (A,B)")
     from demos_sim.game import get_game
 
+    from demos_sim.registry import reference_note, references
+
     g = get_game(game)
     for p in policies:                       # unknown names: a one-line error, now
         g.check_policies([p], g.players_of(config), [])
+    # a reference (omniscient: sees every hidden card) plays here, to measure the bound;
+    # the output says so
+    pols = [g.policies.get(p) for p in policies]
+    note = reference_note(pols)
     if len(policies) == 2:
         s = match(game, config, policies[0], policies[1], games, seed, plugins).summary()
-        return json.dumps(s, indent=2) if as_json else format_match(s)
+        if as_json:
+            s["reference_policies"] = references(pols)
+            return json.dumps(s, indent=2)
+        return format_match(s) + ("\n" + note if note else "")
     rr = round_robin(game, config, policies, games, seed, plugins)
     if as_json:
+        rr["reference_policies"] = references(pols)
         return json.dumps(rr, indent=2)
     out = [format_match(s) for s in rr["pairs"]]
     out.append("Bradley–Terry ratings (Elo scale, first policy = 0):")
     for name, e in sorted(rr["ratings_elo"].items(), key=lambda x: -x[1]):
         out.append(f"  {name:<24} {e:+8.1f}")
+    if note:
+        out.append(note)
     return "\n".join(out)
 
 

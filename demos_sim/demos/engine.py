@@ -7,7 +7,8 @@ Every decision goes through ``_decide``, the step of :mod:`demos_sim.kernel` sha
 the three games: it builds the seat's observation (``observe``), calls that seat's
 policy (a first-class numba function, so policies plug in without touching this file),
 — when ``cfg[C_CHECK_OBS]`` is set — replays the decision on a scrambled copy of the
-hidden state (the M2 observation test), and validates the index it returns. With
+hidden state (the M2 observation test; a *reference* seat, ``cfg[C_TRUTH]``, which sees
+the true state by design, only with ``C_CHECK_OBS`` = 2), and validates the index it returns. With
 ``cfg[C_LOG]`` set, the game writes an event log that :mod:`demos_sim.demos.record`
 turns into a GAME_RECORD.md record: records come from this same kernel. Offsets are
 read as ``L.NAME`` (:mod:`demos_sim.demos.layout`; numba folds them into constants).
@@ -71,8 +72,10 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, w
     scramble_hidden(st2, cfg, seat, kind, prng,
                     wk[L.W_SCRAMBLE:L.W_SCRAMBLE + L.NCARD + L.NFIG])
     row2 = wk[L.W_OBS2:L.W_OBS2 + L.OBS_LEN]
-    for i in range(L.OBS_LEN):
+    for i in range(L.O_T_ON):
         row2[i] = -9
+    for i in range(L.O_T_ON, L.OBS_LEN):     # the truth block: 0 unless a reference seat
+        row2[i] = 0
     observe(st2, cfg, seat, kind, row2)
     row2[L.O_GVER] = row[L.O_GVER]          # versions are bookkeeping, not information
     for p in range(L.MAXP):
@@ -92,7 +95,9 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag)
     observe(st, cfg, seat, kind, row)
     saved = prng[seat]
     idx = fns[seat](cfg, row, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if cfg[L.C_CHECK_OBS] != 0:
+    # M2 check; a reference seat (cfg C_TRUTH: it sees the true state, by design) only
+    # when C_CHECK_OBS is 2 (then it must fail: a test shows it reads hidden cards)
+    if cfg[L.C_CHECK_OBS] > ((cfg[L.C_TRUTH] >> seat) & 1):
         _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk,
                         diag, idx, saved)
     return K.validate(idx, n_opts, st, L.S_ERROR)

@@ -41,6 +41,7 @@ C_NSIDES = _cfg.add()
 C_INDEP = _cfg.add()          # Independent's seat or -1
 C_SIDE_VETOES = _cfg.add(MAXP)  # vetoes per side at setup
 C_CHECK_OBS = _cfg.add()      # 1: check every decision against a scrambled hidden state
+                              # (reference seats exempt); 2: reference seats too
 C_LOG = _cfg.add()            # 1: write the event log (game records)
 C_STATS = _cfg.add()          # 1: also the statistics that cost a search (R_UNAN_DELTA,
                               # R_UNAN_FLIP)
@@ -48,6 +49,9 @@ C_ANNOUNCE = _cfg.add()       # X2 announced_trio: 1 on
 C_POOLED = _cfg.add()         # D9.5 team_trio: 0 best_member, 1 pooled
 C_TALK_HANDS = _cfg.add()     # D9.2 team_talk: 0 figures, 1 hands
 C_P3_SUM = _cfg.add()         # D9.6 step 3 p3_points_tiebreak: 1 sum, 0 max
+C_TRUTH = _cfg.add()          # bit p: seat p's policy is a reference that sees the true
+                              # state (``register(..., reference=...)``); its observation
+                              # gets the truth block O_T_*. 0 in every ordinary game
 CFG_LEN = _cfg.size
 
 MODE_INDIVIDUAL, MODE_2V2, MODE_2V3, MODE_2V2P1 = 0, 1, 2, 3
@@ -139,6 +143,17 @@ O_FVER = _obs.add(MAXP)       # versions of the O_FIGS rows (bookkeeping, not in
 O_ANN = _obs.add(MAXP)        # by seat: X2 colouring announced by the seat's side, -1
 O_MATE_HAND = _obs.add(MAXP)  # by seat: a teammate's hand mask in a team decision under
                            # team_talk = hands (D9.2), else 0
+# The truth block: filled only for a seat whose policy is a *reference* (cfg C_TRUTH,
+# e.g. ``omniscient``), exempt from M2; zero in every other seat's observation.
+O_T_ON = _obs.add()           # 1 when the block below is filled
+O_T_HAND = _obs.add(MAXP)     # every seat's hand mask
+O_T_SEC = _obs.add(MAXP)      # every secret discard (D3.3), face down or not; -1 none
+O_T_UNAN = _obs.add(MAXP)     # every unanimous discard (D3.4.3, face down); -1 none
+O_T_DECK_N = _obs.add()       # cards left in the People deck …
+O_T_DECK = _obs.add(NCARD)    # … in draw order
+O_T_FIGS = _obs.add((MAXP, NFIG))  # every seat's figure ids, face down too; -2 none
+O_T_PILE_N = _obs.add()       # figures left in the Power pile …
+O_T_PILE = _obs.add(NFIG)     # … in draw order
 OBS_LEN = _obs.size
 
 # ---------------------------------------------------------------- scratch (wk)

@@ -15,6 +15,13 @@ the single place that decides what is visible:
   the teammates' numeric hands at that moment (``O_MATE_HAND``), never otherwise;
 - the colourings announced so far (X2), by seat (the seat's side's announcement).
 
+The one exemption: a seat whose policy is a *reference* (``cfg[C_TRUTH]`` bit set by the
+runner from ``register(..., reference=...)``, e.g. ``omniscient``) also gets the *truth
+block* ``O_T_*`` (:func:`observe_truth`: every hand, face-down discard, the deck and the
+Power pile in order, every figure). It is written for that seat only; every other seat's
+block stays zero, so ordinary games are unchanged, and the engine's M2 check leaves such
+seats out unless ``C_CHECK_OBS`` is 2.
+
 ``scramble_hidden`` permutes everything a seat cannot see (undealt deck, other players'
 never-seen cards, face-down figures, the Power pile); the observation test asserts that
 ``observe`` and every policy's decision are unchanged by it.
@@ -80,6 +87,31 @@ def observe_game(st, cfg, seat, obs):
     obs[L.O_GVER] = st[L.S_GVER] * 2 + st[L.S_TEAMVIEW]
 
 
+@njit(cache=True, _nrt=False)
+def observe_truth(st, cfg, obs):
+    """The truth block of a reference seat (not M2: module docstring)."""
+    n = cfg[L.C_N]
+    obs[L.O_T_ON] = 1
+    for p in range(L.MAXP):
+        live = p < n
+        obs[L.O_T_HAND + p] = st[L.S_HAND + p] if live else 0
+        obs[L.O_T_SEC + p] = st[L.S_SEC + p] if live and st[L.S_SEC_TAKE + p] >= 0 else -1
+        obs[L.O_T_UNAN + p] = st[L.S_UNAN + p] if live and st[L.S_UNAN_TAKE + p] >= 0 else -1
+        nf = st[L.S_NFIG + p] if live else 0
+        for i in range(L.NFIG):
+            obs[L.O_T_FIGS + p * L.NFIG + i] = st[L.S_FIG + p * L.NFIG + i] if i < nf else -2
+    pos = st[L.S_DECK_POS]
+    nd = st[L.S_DECK_LEN] - pos
+    obs[L.O_T_DECK_N] = nd
+    for i in range(L.NCARD):
+        obs[L.O_T_DECK + i] = st[L.S_DECK + pos + i] if i < nd else -1
+    pp = st[L.S_PILE_POS]
+    npl = st[L.S_PILE_LEN] - pp
+    obs[L.O_T_PILE_N] = npl
+    for i in range(L.NFIG):
+        obs[L.O_T_PILE + i] = st[L.S_PILE + pp + i] if i < npl else -1
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
@@ -130,6 +162,8 @@ def observe(st, cfg, seat, kind, obs):
         f = st[L.S_FIG + q * L.NFIG + st[L.S_ARG1]]
         if knows_figures_of(st, cfg, seat, q) or (st[L.S_FIGUP + q] >> f) & 1:
             obs[L.O_ARG1] = f                # else pointed at blind (D6.2)
+    if (cfg[L.C_TRUTH] >> seat) & 1:         # a reference seat only (not M2)
+        observe_truth(st, cfg, obs)
 
 
 @njit(cache=True, _nrt=False)

@@ -20,6 +20,7 @@ from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import CHUNK, chunk_game_keys, policy_tuple
 from demos_sim.kernel import check_errors, new_diag
 from demos_sim.provenance import CONTRACT
+from demos_sim.registry import reference_mask
 from demos_sim.sim_common import write_jsonl_atomic
 
 
@@ -32,12 +33,15 @@ def _take(t: int):
     return "deck" if t == L.DECK_TOP else card_code(t)
 
 
-def play_logged(config: DemosConfig, specs: list[str], key, check_obs: bool = False):
-    """Play one game with the event log on; returns (log events (k, EV_W), res, diag)."""
+def play_logged(config: DemosConfig, specs: list[str], key, check_obs: int = 0):
+    """Play one game with the event log on; returns (log events (k, EV_W), res, diag).
+    ``check_obs``: the M2 check (1; 2 checks reference seats too, ``C_CHECK_OBS``)."""
     from demos_sim.demos.engine import play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
-    fns, params = policy_tuple(resolve(specs, config.players))
+    pols = resolve(specs, config.players)
+    cfg[L.C_TRUTH] = reference_mask(pols)      # reference seats see the truth block
+    fns, params = policy_tuple(pols)
     st = np.zeros(L.ST_LEN, np.int64)
     obs = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)

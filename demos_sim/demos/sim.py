@@ -39,5 +39,6 @@ def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     from demos_sim.demos.engine import DIAG_LEN, play_batch
 
     res, _ = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
-                       L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins)
+                       L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins,
+                       truth_slot=L.C_TRUTH)
     return res

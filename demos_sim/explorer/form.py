@@ -99,7 +99,9 @@ def variant_fields(g: Game) -> list[Field]:
 
 
 def policy_names(g: Game) -> list[str]:
-    return list(g.policies.available())
+    """The policies a what-if may use: every registered one but the references
+    (``omniscient``: it sees every hidden card, a bound, not a player)."""
+    return [n for n in g.policies.available() if not g.policies.get(n).reference]
 
 
 @dataclass

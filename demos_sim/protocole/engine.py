@@ -96,6 +96,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, s
     st2 = st.copy()
     scramble_hidden(st2, cfg, seat, kind, srng)
     row2 = np.full(L.OBS_LEN, -9, np.int64)
+    row2[L.O_T_ON:] = 0                      # the truth block: 0 unless a reference seat
     observe(st2, cfg, seat, kind, row2)
     K.compare(obs, row2, diag, K.D_OBS_DIFF)
     K.replay(fns, cfg, row2, opts, n_opts, params, prng, seat, saved, idx, diag)
@@ -111,7 +112,9 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, dia
     observe(st, cfg, seat, kind, obs)
     saved = prng[seat]
     idx = fns[seat](cfg, obs, opts, n_opts, params[seat], prng[seat:seat + 1])
-    if cfg[L.C_CHECK_OBS] != 0:
+    # M2 check; a reference seat (cfg C_TRUTH: sees the true state by design) only when
+    # C_CHECK_OBS is 2 (then it must fail: a test shows it reads hidden cards)
+    if cfg[L.C_CHECK_OBS] > ((cfg[L.C_TRUTH] >> seat) & 1):
         _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
                         diag, idx, saved)
     return K.validate(idx, n_opts, st, L.S_ERROR)

@@ -42,6 +42,8 @@ C_ROUND_CAP = _cfg.add()
 C_CHECK_OBS = _cfg.add()    # 1: check every decision against a scrambled hidden state
 C_LOG = _cfg.add()          # 1: write the event log (game records)
 C_PER_DIM = _cfg.add()      # P3.1a majority_scope: 0 pooled, 1 per_dimension
+C_TRUTH = _cfg.add()        # bit p: seat p's policy is a reference that sees the true state
+                            # (the truth block O_T_*); 0 in every ordinary game
 CFG_LEN = _cfg.size
 
 MODE_EACH, MODE_COOP = 0, 1
@@ -93,6 +95,12 @@ O_HANDN = _obs.add(MAXP)    # hand sizes
 O_FOYERN = _obs.add(MAXP)   # Foyer sizes (P2.1: public)
 O_POINTS = _obs.add(MAXP)   # cumulative points
 O_PLAYED = _obs.add(MAXP)   # masks: cards each seat played face up this round
+# The truth block: only for a seat whose policy is a reference (cfg C_TRUTH, e.g.
+# ``omniscient``), exempt from M2; zero for every other seat's decisions.
+O_T_ON = _obs.add()         # 1 when the block below is filled
+O_T_HAND = _obs.add(MAXP)   # every seat's hand
+O_T_FOYER = _obs.add(MAXP)  # every seat's Foyer (face down)
+O_T_DEAD = _obs.add()       # eliminated players' Foyers (out of the game unseen, P4.2)
 OBS_LEN = _obs.size
 
 # ---------------------------------------------------------------- results (one row per game)

@@ -15,6 +15,11 @@ Other players' hands and Foyers, and the Foyers of eliminated players (out of th
 unrevealed, P4.2), are hidden. In the cooperative mode nothing more is shared (P5.1: no
 communication); conventions live in the policies' code.
 
+The one exemption: a seat whose policy is a *reference* (``cfg[C_TRUTH]`` bit, set by the
+runner from ``register(..., reference=...)``, e.g. ``omniscient``) also gets the truth
+block ``O_T_*`` (every hand and Foyer); every other seat's decisions see it zero, and
+the engine's M2 check leaves reference seats out unless ``C_CHECK_OBS`` is 2.
+
 ``scramble_hidden`` permutes everything a seat cannot see; the observation test asserts
 that ``observe`` and every policy's decision are unchanged by it.
 """
@@ -49,6 +54,15 @@ def observe(st, cfg, seat, kind, obs):
         obs[L.O_FOYERN + p] = popcount(st[L.S_FOYER + p])
         obs[L.O_POINTS + p] = st[L.S_POINTS + p]
         obs[L.O_PLAYED + p] = st[L.S_PLAYED + p]
+    if (cfg[L.C_TRUTH] >> seat) & 1:         # a reference seat only (not M2)
+        obs[L.O_T_ON] = 1
+        for p in range(L.MAXP):
+            obs[L.O_T_HAND + p] = st[L.S_HAND + p]
+            obs[L.O_T_FOYER + p] = st[L.S_FOYER + p]
+        obs[L.O_T_DEAD] = st[L.S_DEAD]
+    elif obs[L.O_T_ON] != 0:                 # the row is shared by the seats: clear it
+        for i in range(L.O_T_ON, L.OBS_LEN):
+            obs[i] = 0
 
 
 @njit(cache=True)

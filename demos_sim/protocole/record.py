@@ -24,12 +24,13 @@ from demos_sim.protocole.policies import resolve
 from demos_sim.protocole.rules import ProtocoleConfig
 from demos_sim.protocole.sim import policy_tuple
 from demos_sim.provenance import CONTRACT
+from demos_sim.registry import reference_mask
 from demos_sim.sim_common import game_key, write_jsonl_atomic
 
 _OUTCOME = {L.OUT_WIN: "win", L.OUT_LOSS_ELIM: "loss", L.OUT_LOSS_REINF: "loss"}
 
 
-def play_logged(config: ProtocoleConfig, specs: list[str], key, check_obs: bool = False):
+def play_logged(config: ProtocoleConfig, specs: list[str], key, check_obs: int = 0):
     """Play one game with the event log on; returns (events (k, EV_W), res, diag).
 
     The log starts small and the (deterministic) game is replayed with a buffer twice as
@@ -38,7 +39,9 @@ def play_logged(config: ProtocoleConfig, specs: list[str], key, check_obs: bool 
     from demos_sim.protocole.engine import play_game
 
     cfg = config.to_array(check_obs=check_obs, log=True)
-    fns, params = policy_tuple(resolve(specs, config.players))
+    pols = resolve(specs, config.players)
+    cfg[L.C_TRUTH] = reference_mask(pols)      # reference seats see the truth block
+    fns, params = policy_tuple(pols)
     st = np.zeros(L.ST_LEN, np.int64)
     obs = np.zeros(L.OBS_LEN, np.int64)
     opts = np.zeros(L.MAXOPT, np.int64)

@@ -31,10 +31,11 @@ from typing import Any
 
 from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
+from demos_sim.registry import refuse_references
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
                "games", "metrics", "variants", "grid", "baseline", "stop", "sweep",
-               "fair_margin")
+               "fair_margin", "allow_reference")
 FAIR_MARGIN = 0.01                  # default equivalence margin: ±1 pp of share of won games
 SWEEPS = ("product", "each")
 STOP_KEYS = ("half_width", "max_games", "track")
@@ -282,6 +283,9 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
 
     plugins = P.str_list("plugins", data["plugins"], allow_str=False) if "plugins" in data else []
     policies = P.str_list("policies", data.get("policies", ad.default_policy))
+    allow_reference = data.get("allow_reference", False)
+    if not isinstance(allow_reference, bool):
+        P.fail("allow_reference", f"must be true or false, got {allow_reference!r}")
 
     variants = {}
     for key, value in P.table("variants", data.get("variants", {})).items():
@@ -423,6 +427,9 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
             specs = values.get("policies", policies)
             try:
                 ad.check_policies(specs, ad.players_of(config), [])
+                if not allow_reference:       # omniscient & co.: a bound, not a player
+                    refuse_references(ad.policies.resolve(list(specs), ad.players_of(config)),
+                                      "experiments and analyses", "allow_reference = true")
             except ConfigError as e:
                 P.fail("grid.policies" if "policies" in values else "policies", str(e))
             if len(specs) == 1:

@@ -69,10 +69,13 @@ class Plan:
 def plan(game: str, settings: dict, players: int | None, change: dict,
          against: dict | None = None, policies: list[str] | None = None,
          against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
-         plugins: tuple[str, ...] = (), half_width: float | None = None) -> Plan:
+         plugins: tuple[str, ...] = (), half_width: float | None = None,
+         allow_reference: bool = False) -> Plan:
     """Validate a comparison (arguments as :func:`compare`) and build its experiment;
-    one-line errors on bad input, before any game is played."""
+    one-line errors on bad input, before any game is played. A reference policy
+    (``omniscient``: sees every hidden card) is refused unless ``allow_reference``."""
     from demos_sim import ConfigError
+    from demos_sim.registry import refuse_references
 
     g = get_game(game)
     against = dict(against or {})
@@ -84,6 +87,9 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
     ref_pols = against_policies or pols
     g.check_policies(list(pols), n, list(plugins))
     g.check_policies(list(ref_pols), n, [])
+    if not allow_reference:
+        refuse_references([g.policies.get(s.strip()) for s in list(pols) + list(ref_pols)
+                           if s.strip()], "compare", "--allow-reference")
     if g.describe(ref_cfg) == g.describe(new_cfg) and list(ref_pols) == list(pols):
         raise ConfigError("nothing to compare: give --set VARIANT=VALUE (or other --policies) "
                           "that differ from the reference")
@@ -105,12 +111,12 @@ def compare(game: str, settings: dict, players: int | None, change: dict,
             against: dict | None = None, policies: list[str] | None = None,
             against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
             workers: int = 1, plugins: tuple[str, ...] = (),
-            half_width: float | None = None) -> WhatIf:
+            half_width: float | None = None, allow_reference: bool = False) -> WhatIf:
     """Play ``change`` (variants) and ``policies`` against ``against`` (variants, default
     none: the contract's defaults) and ``against_policies`` (default: the same policies)
     on common deals; see the module docstring. One-line errors on bad input."""
     p = plan(game, settings, players, change, against, policies, against_policies, games,
-             seed, plugins, half_width)
+             seed, plugins, half_width, allow_reference)
     run = run_experiment(p.experiment, workers=workers, quiet=True, keep=False)
     return WhatIf(game, p.reference, p.change, p.table(run.results), run)
 

@@ -30,7 +30,8 @@ resolve = REGISTRY.resolve
 
 
 def register(name: str, params=(), description: str = "", flags: dict | None = None,
-             others=None, budget: int | None = None, **decisions):
+             others=None, budget: int | None = None, reference: str | None = None,
+             **decisions):
     """Register a DĒMOS policy under ``name``.
 
     Without decision keywords this is a decorator for one POLICY_SIG function that
@@ -47,13 +48,15 @@ def register(name: str, params=(), description: str = "", flags: dict | None = N
 
     ``budget`` is the index in ``params`` that the spec ``name@N`` sets (the search
     effort of the policy; see :mod:`demos_sim.registry`); without it ``name@N`` is
-    refused.
+    refused. ``reference`` (e.g. ``"omniscient"``) declares a reference policy: its
+    seat's observation gets the truth block (``O_T_*`` of :mod:`demos_sim.demos.layout`),
+    it is exempt from M2 and the analyses refuse it unless asked (:mod:`demos_sim.registry`).
     """
     if not decisions:
         if others is not None:
             raise TypeError("others= needs at least one decision keyword (discard=, veto=, …)")
         return REGISTRY.register(name, params=params, description=description, flags=flags,
-                                 budget=budget)
+                                 budget=budget, reference=reference)
     other_name = others if isinstance(others, str) else None
     if other_name is not None:
         base = REGISTRY.get(other_name)
@@ -68,5 +71,5 @@ def register(name: str, params=(), description: str = "", flags: dict | None = N
         parts = [f"{kw}={getattr(f, '__name__', '?')}" for kw, f in decisions.items()]
         description = ", ".join(parts) + f"; the rest {other_name or 'random'}"
     REGISTRY.register(name, params=params, description=description, flags=flags,
-                      budget=budget)(fn)
+                      budget=budget, reference=reference)(fn)
     return fn

@@ -4,3 +4,4 @@
 search of the round over the seat's information set)."""
 
 from demos_sim.demos.policies import basic, heuristic, ismcts, search  # noqa: F401
+from demos_sim.demos.policies import omniscient  # noqa: F401  (a reference: sees all)

@@ -78,6 +78,10 @@ Measured (4 players, full rules; ``demos-sim tournament --policies ismcts@N,heur
 seat: @64 18.9 games/s (≈ 2,800 discard decisions/s), @256 4.5 games/s (≈ 680/s), so
 10,000 games on 2 cores take about 4.4 and 18.4 minutes.
 
+``P_TRUTH`` (after ``P_ROLL_POLICY``): 0 here; 1 in ``omniscient`` (:mod:`demos_sim.demos.policies.omniscient`,
+a reference exempt from M2): the search deals the true state from the truth block
+(:func:`deal_truth`) instead of sampling one (:func:`determinise`); the rest is this module.
+
 Restricted forms: ``ismcts:noveto`` never vetoes (in its rollouts its side does not
 either), ``:notake`` never takes a face-up card (nor in its rollouts), ``:nomedia`` as
 ``heuristic``. Chance comes only from the policy's stream (same seed, same games). Each
@@ -92,7 +96,8 @@ from demos_sim.bits import lowest_bit, popcount
 from demos_sim.demos.layout import (
     C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT, MAXP,
     O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_OWN_OUT, O_PILE_LEFT,
-    O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_TABLE, O_UNAN_TAKE, O_VETOES,
+    O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_T_DECK, O_T_DECK_N, O_T_HAND, O_T_ON, O_T_SEC, O_TABLE,
+    O_UNAN_TAKE, O_VETOES,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
@@ -109,9 +114,10 @@ from demos_sim.rng import below
 # after heuristic's own parameters (0-17: its decisions, search's 12-13, team play 14-17),
 # which the decisions left to heuristic read at the same indices
 (P_BUDGET, P_WIDTH, P_VETO_COST, P_POINTS, P_ROLL_VETO, P_KINDS, P_SKILL,
- P_VETO_SKILL, P_ROLL_POLICY) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 9)
+ P_VETO_SKILL, P_ROLL_POLICY, P_TRUTH) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 10)
 SEARCHED = (1 << K_PUBLIC) | (1 << K_SECRET) | (1 << K_VETO) | (1 << K_UNAN)
-ISMCTS_PARAMS = tuple(HEURISTIC_PARAMS) + (64.0, 8.0, 0.2, 0.01, 17.0, float(SEARCHED), 0.0, 3.0, 0.0)
+ISMCTS_PARAMS = tuple(HEURISTIC_PARAMS) + (64.0, 8.0, 0.2, 0.01, 17.0, float(SEARCHED),
+                                          0.0, 3.0, 0.0, 0.0)
 ROLL_DRAW_WEIGHT = 0.35            # greedy's blind-draw weight in the rollouts
 
 # scratch (int64) of one searched decision
@@ -224,6 +230,30 @@ def determinise(cfg, obs, ws, rng, skill):
     nd = nu - k
     for i in range(nd):
         ws[WDECK + i] = ws[WU + k + i]
+    ws[WND] = nd
+    return nd
+
+
+@njit(cache=True)
+def deal_truth(cfg, obs, ws):
+    """The ``omniscient`` reference's determinisation (``P_TRUTH`` = 1): the true deal,
+    copied from the observation's truth block (``O_T_*``, written only for a reference
+    seat, which is exempt from M2) into the same places :func:`determinise` fills — the
+    hands, the secret discards (-1 for a pass or none yet), the deck in draw order. The
+    face-down unanimous discards are out of the round (D3.4.3) and need no place. Returns
+    the deck's length."""
+    n = obs[O_N]
+    for p in range(MAXP):
+        ws[WVET + p] = 0
+        ws[WSEC + p] = -1
+        ws[WH + p] = 0
+    for p in range(n):
+        ws[WVET + cfg[C_SIDE + p]] = obs[O_VETOES + p]
+        ws[WH + p] = obs[O_T_HAND + p]
+        ws[WSEC + p] = obs[O_T_SEC + p]
+    nd = obs[O_T_DECK_N]
+    for i in range(nd):
+        ws[WDECK + i] = obs[O_T_DECK + i]
     ws[WND] = nd
     return nd
 
@@ -483,6 +513,11 @@ def search(cfg, obs, opts, n_opts, params, rng):
         if k == 1:
             return ws[CAND]
     budget = max(1, int(params[P_BUDGET]))
+    # omniscient (P_TRUTH, a reference seat with the truth block): every iteration deals
+    # the same true state and the rollouts draw no chance, so one iteration is all of them
+    truth = params[P_TRUTH] > 0 and obs[O_T_ON] == 1
+    if truth:
+        budget = 1
     skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]
     j0 = _position(obs)
     for c in range(k):
@@ -498,7 +533,10 @@ def search(cfg, obs, opts, n_opts, params, rng):
     per = max(1, budget // stages)
     cut = per
     for it in range(budget):
-        determinise(cfg, obs, ws, rng, skill)
+        if truth:
+            deal_truth(cfg, obs, ws)
+        else:
+            determinise(cfg, obs, ws, rng, skill)
         for c in range(active):
             tot[c] += rollout(cfg, sr, obs, ws, kind, j0, opts[ws[CAND + c]], params)
         if it == cut - 1 and active > 2:

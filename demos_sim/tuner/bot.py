@@ -69,17 +69,17 @@ from demos_sim import ConfigError
 # name -> (index in params, low, high, step); step 1 with integer bounds = an integer
 # parameter. Indices are heuristic's P_* (demos_sim/demos/policies/heuristic.py).
 SPACE: dict[str, tuple[int, float, float, float]] = {
-    "veto_at": (0, 12.0, 24.0, 0.5),      # P_VETO_AT: veto from this hand value
-    "late": (1, 0.0, 8.0, 0.5),           # P_LATE: threshold lowered when the pile is low
+    "veto_at": (0, 8.0, 24.0, 0.5),       # P_VETO_AT: veto from this hand value
+    "late": (1, 0.0, 12.0, 0.5),          # P_LATE: threshold lowered when the pile is low
     "need": (5, 0.0, 6.0, 0.25),          # P_NEED: raised when the trio needs nothing
-    "samples": (6, 2, 16, 1),             # P_SAMPLES: Media samples (integer)
-    "keep": (7, -2.0, 4.0, 0.25),         # P_KEEP: bonus of passing with a combination
-    "draw_w": (8, 1.0, 4.0, 0.25),        # P_DRAW_W: draws looked ahead, secret/unanimous
-    "floor": (9, 6.0, 16.0, 0.5),         # P_FLOOR: utility counts points above it
-    "horizon": (10, 1.0, 6.0, 0.25),      # P_HORIZON: draws looked ahead, public discard
-    "shape": (11, 0.0, 3.0, 0.125),       # P_SHAPE: weight of greedy's shape estimate
+    "samples": (6, 2, 32, 1),             # P_SAMPLES: Media samples (integer)
+    "keep": (7, -6.0, 4.0, 0.25),         # P_KEEP: bonus of passing with a combination
+    "draw_w": (8, 1.0, 6.0, 0.25),        # P_DRAW_W: draws looked ahead, secret/unanimous
+    "floor": (9, 4.0, 16.0, 0.5),         # P_FLOOR: utility counts points above it
+    "horizon": (10, 1.0, 10.0, 0.25),     # P_HORIZON: draws looked ahead, public discard
+    "shape": (11, 0.0, 6.0, 0.125),       # P_SHAPE: weight of greedy's shape estimate
     "veto_spend": (15, 0.0, 12.0, 0.5),   # P_VETO_SPEND: spend vetoes as rounds run out
-    "veto_free": (16, 0.0, 6.0, 0.25),    # P_VETO_FREE: an opponent likely to veto itself
+    "veto_free": (16, 0.0, 10.0, 0.25),   # P_VETO_FREE: an opponent likely to veto itself
     "mate_w": (17, 0.0, 3.0, 0.25),       # P_MATE_W: Media on a teammate (team modes only)
 }
 TEAM_ONLY = ("mate_w",)       # no effect in individual games: not searched there
@@ -178,7 +178,8 @@ class BotTune:
     race_seeds: list[int]
     confirmation: list[dict]
     wall_s: float
-    games_played: int
+    deals_played: int          # match deals, each played in every rotation
+    warm: list = None          # vectors tried right after the default (--warm)
 
     def changed(self) -> dict:
         """Tuned parameters whose value moved: name -> (default, tuned)."""
@@ -194,10 +195,11 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
              trials: int = 120, games: int = 4096, seed: int = 0, top: int = 8,
              race_games: int = 16384, confirm_games: int = 20000, game: str = "demos",
              plugins: tuple = (), play: Callable | None = None,
-             say: Callable | None = None) -> BotTune:
+             say: Callable | None = None, warm=()) -> BotTune:
     """Search, race, confirm (module docstring). ``games``: deals of a search trial;
     ``race_games``: deals of the last racing round (earlier rounds halve it);
-    ``confirm_games``: deals of each confirmation match."""
+    ``confirm_games``: deals of each confirmation match; ``warm``: parameter vectors (an
+    earlier run's) enqueued right after the policy's own, inside the space."""
     import optuna
 
     t0 = time.perf_counter()
@@ -250,6 +252,13 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
     in_space = all(space[n][1] <= v <= space[n][2] for n, v in dvals.items())
     if in_space:
         study.enqueue_trial(dvals)
+    warm = [np.asarray(w, float) for w in warm]
+    for w in warm:
+        wv = _values(w, space)
+        out = [n for n, x in wv.items() if not space[n][1] <= x <= space[n][2]]
+        if out:
+            raise ConfigError(f"--warm vector outside the search space: {', '.join(out)}")
+        study.enqueue_trial(wv)
     s_seed = deal_seed(seed, "search")
     say(f"tune-bot {policy}: TPE search, {trials} trials of {games} deals (seed {s_seed}, "
         f"the same deals for every trial) against {', '.join(field)}")
@@ -334,7 +343,8 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
 
     return BotTune(policy, field, game, get_game(game).describe(config), seed, trials, games,
                    top, race_games, confirm_games, space, default, best, rows, race_rows,
-                   race_seeds, confirmation, time.perf_counter() - t0, played)
+                   race_seeds, confirmation, time.perf_counter() - t0, played,
+                   [params_list(w) for w in warm])
 
 
 def _confirm_row(opp: str, a: np.ndarray, b: np.ndarray, deals: int, seed: int,
@@ -399,7 +409,8 @@ def to_toml(res: BotTune, command: str = "") -> str:
         f"contract = {CONTRACT}",
         f"git_revision = {_toml_value(git_revision() or '')}",
         f"wall_s = {round(res.wall_s, 1)}",
-        f"games_played = {res.games_played}",
+        f"deals_played = {res.deals_played}   # match deals, each in every rotation",
+        f"warm = {_toml_value(res.warm or [])}   # vectors tried right after the default",
         "",
         "[config]",
     ]
@@ -435,8 +446,8 @@ def to_toml(res: BotTune, command: str = "") -> str:
 def describe(res: BotTune) -> str:
     h = res.headline()
     out = [f"tune-bot {res.policy} against {', '.join(res.field)}: {res.trials} trials × "
-           f"{res.games} deals, race {len(res.race_seeds)} rounds, {res.games_played} deals "
-           f"× rotations played in {res.wall_s:.0f} s"]
+           f"{res.games} deals, race {len(res.race_seeds)} rounds, {res.deals_played} match "
+           f"deals (each in every rotation) played in {res.wall_s:.0f} s"]
     ch = res.changed()
     out.append("changed: " + (", ".join(f"{n} {a} -> {b}" for n, (a, b) in ch.items())
                               or "nothing (the policy's own vector won the race)"))

@@ -74,6 +74,9 @@ def add_tune_bot_parser(sub) -> None:
     ap.add_argument("--confirm-games", type=int, default=20000,
                     help="fresh deals of each confirmation match")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warm", action="append", default=[], metavar="TUNED.toml",
+                    help="also try this file's vector right after the policy's own "
+                         "(an earlier run's result; repeatable)")
     ap.add_argument("--out", default=None, metavar="FILE",
                     help="write the result as a tuned.toml (e.g. "
                          "demos_sim/demos/policies/tuned.toml)")
@@ -99,7 +102,8 @@ def cmd_tune_bot(args) -> int:
     res = tune_bot(config, policy=args.policy, field=args.against.split(","),
                    trials=args.trials, games=args.games, seed=args.seed, top=args.top,
                    race_games=args.race_games, confirm_games=args.confirm_games,
-                   game=args.game, plugins=tuple(args.plugin), say=say)
+                   game=args.game, plugins=tuple(args.plugin), say=say,
+                   warm=[_warm_vector(w) for w in args.warm])
     print(describe(res))
     if args.out:
         parts = ["demos-sim", "tune-bot", "--game", args.game]
@@ -109,7 +113,8 @@ def cmd_tune_bot(args) -> int:
         parts += ["--policy", args.policy, "--against", args.against, "--trials",
                   str(args.trials), "--games", str(args.games), "--top", str(args.top),
                   "--race-games", str(args.race_games), "--confirm-games",
-                  str(args.confirm_games), "--seed", str(args.seed), "--out", args.out]
+                  str(args.confirm_games), "--seed", str(args.seed)]
+        parts += [x for w in args.warm for x in ("--warm", w)] + ["--out", args.out]
         command = " ".join(shlex.quote(p) for p in parts)
         out = Path(args.out)
         tmp = out.with_suffix(out.suffix + ".tmp")
@@ -117,3 +122,19 @@ def cmd_tune_bot(args) -> int:
         tmp.replace(out)
         print(f"wrote {out}")
     return 0
+
+
+def _warm_vector(path: str):
+    import numpy as np
+
+    from demos_sim.demos.policies import N_PARAMS
+    from demos_sim.demos.policies.tuned import load_tuned
+
+    try:
+        data = load_tuned(path)
+    except (OSError, ValueError) as e:
+        from demos_sim import ConfigError
+        raise ConfigError(f"--warm {path}: {e}") from e
+    v = np.zeros(N_PARAMS)
+    v[:len(data["params"])] = data["params"]
+    return v

@@ -36,6 +36,7 @@ SLOW = (
     "tests/runner/test_runner.py::test_stopping_rule_stops_at_the_first_chunk_narrow_enough",
     "tests/tools/test_readme.py::test_readme_policy_example_runs_through_the_cli",
     "tests/assemblee/test_referee.py::test_mutations_of_the_new_fields_of_scripted_games_are_caught",
+    "tests/demos/test_planted_weakness.py::test_vetoing_in_round_1_is_beaten_by_ismcts",
 )
 
 

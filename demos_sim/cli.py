@@ -189,8 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
     from demos_sim.skill import add_skill_parser
     add_skill_parser(sub)        # demos-sim skill --policy ismcts --budgets 4,8,16
     add_analyse_parser(sub)      # demos-sim analyse [NAME ...]
-    from demos_sim.tuner.cli import add_tune_parser
+    from demos_sim.tuner.cli import add_tune_bot_parser, add_tune_parser
     add_tune_parser(sub)         # demos-sim tune TUNE.toml
+    add_tune_bot_parser(sub)     # demos-sim tune-bot --policy heuristic --against …
     from demos_sim.check_policy import add_check_policy_parser
     add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
     from demos_sim.explorer.cli import add_serve_parser

@@ -104,6 +104,11 @@ class PolicyRegistry:
 
         return deco
 
+    def unregister(self, name: str) -> None:
+        """Remove ``name`` (a policy registered for a while, e.g. ``demos-sim tune-bot``'s
+        candidate); unknown names are ignored."""
+        self._policies.pop(name, None)
+
     def _load_builtins(self):
         if not self._loaded:
             self._loaded = True

@@ -37,6 +37,7 @@ SLOW = (
     "tests/tools/test_readme.py::test_readme_policy_example_runs_through_the_cli",
     "tests/assemblee/test_referee.py::test_mutations_of_the_new_fields_of_scripted_games_are_caught",
     "tests/tools/test_skill.py::test_generic_path_cooperative_game_with_a_toy_budgeted_plugin",
+    "tests/demos/test_planted_weakness.py::test_vetoing_in_round_1_is_beaten_by_ismcts",
 )
 
 

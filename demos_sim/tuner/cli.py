@@ -42,3 +42,99 @@ def cmd_tune(args) -> int:
     else:
         print(f"wrote {Path(args.out) if args.out else Path('results') / spec.name}")
     return 0
+
+
+def add_tune_bot_parser(sub) -> None:
+    ap = sub.add_parser(
+        "tune-bot", help="tune a DĒMOS bot's parameters by self-play (the `tuned` rung)",
+        description="Search the behaviour parameters of a DĒMOS policy with heuristic's "
+                    "parameters (heuristic, search, tuned) by self-play: seeded TPE trials, "
+                    "each a seat-rotated match against every policy of --against on the same "
+                    "deals, then racing of the best on fresh deals and a confirmation against "
+                    "the policy itself on more fresh deals (win share with a 95%% interval). "
+                    "--out writes the data file `tuned` is registered from "
+                    "(demos_sim/tuner/bot.py; README 'The tuned rung').")
+    ap.add_argument("--game", default="demos", help="demos (the only game with such a bot)")
+    ap.add_argument("--rules", default=None, help="full (default) or simplified")
+    ap.add_argument("--mode", default=None, help="individual (default), 2v2, 2v3, 2v2+1")
+    ap.add_argument("--seating", default=None, help="team modes: label by seat")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
+                    help="variant of RULES.md Part V")
+    ap.add_argument("--policy", default="heuristic", help="the policy whose parameters are "
+                                                          "tuned (default heuristic)")
+    ap.add_argument("--against", default="heuristic,greedy",
+                    help="the field: comma-separated opponents of every trial")
+    ap.add_argument("--trials", type=int, default=120, help="search trials")
+    ap.add_argument("--games", type=int, default=4096,
+                    help="deals per search trial and opponent (each in every rotation)")
+    ap.add_argument("--top", type=int, default=8, help="search vectors taken into the race")
+    ap.add_argument("--race-games", type=int, default=16384,
+                    help="deals of the last racing round (earlier rounds halve it)")
+    ap.add_argument("--confirm-games", type=int, default=20000,
+                    help="fresh deals of each confirmation match")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warm", action="append", default=[], metavar="TUNED.toml",
+                    help="also try this file's vector right after the policy's own "
+                         "(an earlier run's result; repeatable)")
+    ap.add_argument("--out", default=None, metavar="FILE",
+                    help="write the result as a tuned.toml (e.g. "
+                         "demos_sim/demos/policies/tuned.toml)")
+    ap.add_argument("--plugin", action="append", default=[], help="import extra policies")
+    ap.add_argument("--quiet", action="store_true")
+    ap.set_defaults(func=cmd_tune_bot)
+
+
+def cmd_tune_bot(args) -> int:
+    import shlex
+
+    from demos_sim.game import get_game, parse_set
+    from demos_sim.tournament import make_config
+    from demos_sim.tuner.bot import describe, to_toml, tune_bot
+
+    g = get_game(args.game)
+    for plugin in args.plugin:
+        g.load_plugin(plugin)
+    opts = {k: getattr(args, k) for k in ("rules", "mode", "seating")
+            if getattr(args, k) is not None}
+    config = make_config(args.game, args.players, parse_set(args.set), **opts)
+    say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
+    res = tune_bot(config, policy=args.policy, field=args.against.split(","),
+                   trials=args.trials, games=args.games, seed=args.seed, top=args.top,
+                   race_games=args.race_games, confirm_games=args.confirm_games,
+                   game=args.game, plugins=tuple(args.plugin), say=say,
+                   warm=[_warm_vector(w) for w in args.warm])
+    print(describe(res))
+    if args.out:
+        parts = ["demos-sim", "tune-bot", "--game", args.game]
+        parts += [x for k, v in opts.items() for x in (f"--{k}", v)]
+        parts += ["--players", str(args.players)]
+        parts += [x for s in args.set for x in ("--set", s)]
+        parts += ["--policy", args.policy, "--against", args.against, "--trials",
+                  str(args.trials), "--games", str(args.games), "--top", str(args.top),
+                  "--race-games", str(args.race_games), "--confirm-games",
+                  str(args.confirm_games), "--seed", str(args.seed)]
+        parts += [x for w in args.warm for x in ("--warm", w)] + ["--out", args.out]
+        command = " ".join(shlex.quote(p) for p in parts)
+        out = Path(args.out)
+        tmp = out.with_suffix(out.suffix + ".tmp")
+        tmp.write_text(to_toml(res, command))
+        tmp.replace(out)
+        print(f"wrote {out}")
+    return 0
+
+
+def _warm_vector(path: str):
+    import numpy as np
+
+    from demos_sim.demos.policies import N_PARAMS
+    from demos_sim.demos.policies.tuned import load_tuned
+
+    try:
+        data = load_tuned(path)
+    except (OSError, ValueError) as e:
+        from demos_sim import ConfigError
+        raise ConfigError(f"--warm {path}: {e}") from e
+    v = np.zeros(N_PARAMS)
+    v[:len(data["params"])] = data["params"]
+    return v

@@ -1,7 +1,9 @@
 """The built-in DĒMOS policies, registered in this order when the registry is first used:
 ``random`` and ``greedy`` (basic), ``heuristic`` (which builds on greedy's pieces),
+``tuned`` (heuristic's function with the self-play-tuned parameters of ``tuned.toml``),
 ``search`` (heuristic plus a look-ahead in the secret turn), ``ismcts`` (Monte Carlo
-search of the round over the seat's information set)."""
+search of the round over the seat's information set), then the reference ``omniscient``
+(ismcts on the true deal: it sees every hidden card, exempt from M2)."""
 
-from demos_sim.demos.policies import basic, heuristic, ismcts, search  # noqa: F401
+from demos_sim.demos.policies import basic, heuristic, ismcts, search, tuned  # noqa: F401
 from demos_sim.demos.policies import omniscient  # noqa: F401  (a reference: sees all)

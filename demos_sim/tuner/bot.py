@@ -1,4 +1,15 @@
-"""Self-play tuning of a DĒMOS bot's parameters: ``demos-sim tune-bot``.
+"""Self-play tuning of a bot's parameters: ``demos-sim tune-bot``.
+
+Two games have tunable bots. **DĒMOS** (below): the ``tuned`` rung. **L'Assemblée**: the
+``adaptive`` persona, a *best response* to a population — the persona kernel's parameters
+(:data:`PERSONA_SPACE`: bids, reserve, attacks, pledging rule, ostracism, votes …) tuned
+for one seat among ``--against`` (e.g. a city of ``civic`` players), so "does free riding
+pay?" can be asked of a player who adapts. There a trial is scored by
+:func:`seat_player`: on each deal the candidate takes every seat in turn, the others
+playing the population, against the population alone on the same deal; its "win share"
+is its wins over its own plus the population player's wins at the same seats (0.5 = as
+good as a member of the population in its place). The result is a personas table
+(:func:`to_persona_toml`, ``demos_sim/assemblee/adaptive.toml``).
 
 The ``tuned`` rung of the skill ladder is ``heuristic``'s function with a parameter vector
 found here and stored as data (``demos_sim/demos/policies/tuned.toml``, registered by
@@ -83,6 +94,26 @@ SPACE: dict[str, tuple[int, float, float, float]] = {
     "mate_w": (17, 0.0, 3.0, 0.25),       # P_MATE_W: Media on a teammate (team modes only)
 }
 TEAM_ONLY = ("mate_w",)       # no effect in individual games: not searched there
+# L'Assemblée's persona kernel (indices: demos_sim/assemblee/policies/personas.py PARAMS;
+# integer 0/1 = a switch, 0/1/2 = a named mode). never_bid and peek are not searched.
+PERSONA_SPACE: dict[str, tuple[int, float, float, float]] = {
+    "bid_per_point": (0, 0.0, 3.0, 0.1),          # gold bid per point of a character
+    "bid_noise": (1, 0.0, 6.0, 1.0),
+    "reserve": (2, 0.0, 0.9, 0.05),               # share of gold kept back from bids
+    "attack": (3, 0.0, 3.0, 0.25),                # Thief/Assassin/Courtesan/Brigand weight
+    "pledge": (4, 0, 2, 1),                       # never | fair | conditional
+    "pledge_mult": (5, 0.0, 2.0, 0.125),
+    "conditional_threshold": (6, 0.0, 1.0, 0.1),
+    "spend": (7, 0, 1, 1),
+    "target_leader": (8, 0, 1, 1),
+    "propose": (9, 0, 1, 1),
+    "propose_margin": (10, 0.0, 40.0, 2.5),
+    "support_margin": (11, 0.0, 40.0, 2.5),
+    "ost_pledge": (12, 0.0, 2.0, 0.125),
+    "assassinate": (13, 0.0, 3.0, 0.25),
+    "vote": (14, 0, 2, 1),                        # weakest | generous | leader
+    "buy": (15, 0, 1, 1),
+}
 CANDIDATE = "tune-bot-candidate"   # the registry name a candidate plays under, for a while
 
 
@@ -95,8 +126,11 @@ def deal_seed(seed: int, stage: str, r: int = 0) -> int:
     return int(np.random.SeedSequence([int(seed), k, int(r)]).generate_state(1, np.uint32)[0])
 
 
-def space_for(config) -> dict:
-    """:data:`SPACE` less the parameters that do nothing in ``config``'s mode."""
+def space_for(config, game: str = "demos") -> dict:
+    """The searched parameters: L'Assemblée's :data:`PERSONA_SPACE`; DĒMOS's :data:`SPACE`
+    less the parameters that do nothing in ``config``'s mode."""
+    if game == "assemblee":
+        return dict(PERSONA_SPACE)
     team = getattr(config, "mode", "individual") != "individual"
     return {n: v for n, v in SPACE.items() if team or n not in TEAM_ONLY}
 
@@ -119,12 +153,17 @@ def _with(base: np.ndarray, values: dict, space: dict) -> np.ndarray:
     return v
 
 
+def _registry(game: str):
+    import importlib
+
+    return importlib.import_module(f"demos_sim.{game}.policies").REGISTRY
+
+
 @contextlib.contextmanager
-def candidate(policy: str, vec: np.ndarray):
+def candidate(policy: str, vec: np.ndarray, game: str = "demos"):
     """Register ``policy``'s function with the parameters ``vec`` as :data:`CANDIDATE`
     (its restricted forms too) for the duration of the block."""
-    from demos_sim.demos.policies import REGISTRY
-
+    REGISTRY = _registry(game)
     base = REGISTRY.get(policy)
     REGISTRY.register(CANDIDATE, params=tuple(vec), description="a tune-bot candidate",
                       flags=base.flags, budget=base.budget)(base.fn)
@@ -140,9 +179,34 @@ def match_player(game: str, config, policy: str, plugins: tuple = ()) -> Callabl
     from demos_sim.tournament import match
 
     def play(vec, opponent, seed, deals):
-        with candidate(policy, vec) as name:
+        with candidate(policy, vec, game) as name:
             m = match(game, config, name, opponent, deals, seed, plugins)
         return m.a, m.b
+
+    return play
+
+
+def seat_player(game: str, config, policy: str, plugins: tuple = ()) -> Callable:
+    """``play(vec, population, seed, deals) -> (a, b)`` for a best response: on every deal
+    ``0 … deals-1`` of ``seed`` the candidate (``policy`` with ``vec``) sits at each seat in
+    turn among ``population`` players; ``a`` sums its M1 win shares over those games, ``b``
+    the population player's at the same seat in the all-population game of the deal (so
+    ``a / (a + b)`` is 0.5 when the candidate does exactly as well as the player it
+    replaces; common deals throughout)."""
+    from demos_sim.game import get_game
+    from demos_sim.tournament import side_shares
+
+    n = get_game(game).players_of(config)
+
+    def play(vec, population, seed, deals):
+        base = side_shares(game, config, [population] * n, deals, seed, plugins)
+        a = np.zeros(deals)
+        with candidate(policy, vec, game) as name:
+            for s_ in range(n):
+                specs = [population] * n
+                specs[s_] = name
+                a += side_shares(game, config, specs, deals, seed, plugins)[:, s_]
+        return a, base.sum(axis=1)
 
     return play
 
@@ -205,26 +269,32 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
     t0 = time.perf_counter()
     say = say or (lambda *a: None)
     field = [f.strip() for f in field if f.strip()]
-    if game != "demos":
-        raise ConfigError("tune-bot tunes DĒMOS policies (heuristic's parameters); "
-                          f"--game {game} has none of them")
+    if game not in ("demos", "assemblee"):
+        raise ConfigError("tune-bot tunes DĒMOS policies (heuristic's parameters) and "
+                          f"L'Assemblée personas; --game {game} has no tunable bot")
     if not field:
         raise ConfigError("--against needs at least one policy")
     for n, v in (("--trials", trials), ("--games", games), ("--top", top),
                  ("--race-games", race_games), ("--confirm-games", confirm_games)):
         if v < 1:
             raise ConfigError(f"{n} must be at least 1, got {v}")
-    from demos_sim.demos.policies import REGISTRY
-
+    REGISTRY = _registry(game)
     base = REGISTRY.get(policy)
     for f in field:
         REGISTRY.get(f)
-    if re.split(r"[:@]", policy)[0] not in ("heuristic", "search", "tuned"):
+    if game == "demos" and re.split(r"[:@]", policy)[0] not in ("heuristic", "search", "tuned"):
         raise ConfigError(f"tune-bot tunes policies with heuristic's parameters (heuristic, "
                           f"search, tuned), not {policy!r}")
+    if game == "assemblee":
+        from demos_sim.assemblee.policies.basic import persona
+
+        if base.fn is not persona:
+            raise ConfigError(f"tune-bot tunes L'Assemblée personas (civic, free_rider …), "
+                              f"not {policy!r}")
     if play is None:
-        play = match_player(game, config, policy, plugins)
-    space = space_for(config)
+        play = (seat_player if game == "assemblee" else match_player)(game, config, policy,
+                                                                      plugins)
+    space = space_for(config, game)
     default = base.params.copy()
     played = 0
 
@@ -330,7 +400,8 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
     from demos_sim.game import get_game
     from demos_sim.tournament import rotations
 
-    n_rot = len(rotations(len(get_game(game).side_seats(config))))
+    n_rot = (get_game(game).players_of(config) if game == "assemblee"
+             else len(rotations(len(get_game(game).side_seats(config)))))
     confirmation = []
     for opp in [policy] + [f for f in field if f != policy]:
         a, b = play(best, opp, c_seed, confirm_games)
@@ -351,7 +422,7 @@ def _confirm_row(opp: str, a: np.ndarray, b: np.ndarray, deals: int, seed: int,
                  n_rot: int) -> dict:
     from demos_sim.tournament import Match
 
-    m = Match("demos", ("tuned", opp), deals, seed, ["?"] * n_rot, a, b, 0.0)
+    m = Match("tune-bot", ("tuned", opp), deals, seed, ["?"] * n_rot, a, b, 0.0)
     w, ci = m.win_share()
     pd_ = m.paired()
     return {"against": opp, "deals": deals, "seed": seed, "win_share": w, "ci95": ci,
@@ -443,8 +514,51 @@ def to_toml(res: BotTune, command: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def describe(res: BotTune) -> str:
+def to_persona_toml(res: BotTune, command: str = "", name: str = "adaptive") -> str:
+    """A personas file (``personas.toml``'s format) with one table ``name``: the persona
+    ``res`` found, every searched key written out, and how it was found (comments and a
+    ``[NAME]`` description) — :mod:`demos_sim.assemblee.policies.builtin` registers it."""
+    from demos_sim.assemblee.policies.personas import PARAMS
+    from demos_sim.provenance import CONTRACT, git_revision
+
     h = res.headline()
+    lo, hi = h["ci95"]
+    vals = _values(res.best, res.space)
+    dflt = _values(res.default, res.space)
+    lines = [
+        f"# The `{name}` L'Assemblée persona: a best response to a city of "
+        f"{'+'.join(res.field)} players",
+        "# (one seat at a time among them), found by self-play (demos_sim/tuner/bot.py: TPE",
+        "# search on common deals, racing and confirmation on fresh deals). Written by",
+        "# `demos-sim tune-bot --game assemblee`; regenerate, do not edit by hand.",
+        f"# command: {command}",
+        f"# config: {res.config}",
+        f"# seed {res.seed}, {res.trials} trials x {res.games} deals, race to {res.race_games} "
+        f"deals, {res.deals_played} deals played, {res.wall_s:.0f} s",
+        f"# rules contract {CONTRACT}, git revision {git_revision() or '?'}",
+        f"# confirmation against {h['against']} in its place: win share {h['win_share']:.4f} "
+        f"[{lo:.4f}, {hi:.4f}] on {h['deals']} fresh deals (seed {h['seed']})",
+        "# changed from the base persona: " + (", ".join(
+            f"{k} {dflt[k]:g} -> {v:g}" for k, v in vals.items() if v != dflt[k]) or "nothing"),
+        "",
+        f"[{name}]",
+        f'description = "best response to a {"+".join(res.field)} city (tune-bot seed '
+        f'{res.seed}): win share {h["win_share"]:.3f} [{lo:.3f}, {hi:.3f}] against '
+        f'{h["against"]} in its place"',
+        f"base = {_toml_value(res.policy)}",
+    ]
+    for key, v in vals.items():
+        kind = PARAMS[key][1]
+        if kind == "bool":
+            lines.append(f"{key} = {_toml_value(bool(v))}")
+        elif isinstance(kind, dict):
+            lines.append(f"{key} = {_toml_value(next(k for k, i in kind.items() if i == v))}")
+        else:
+            lines.append(f"{key} = {_toml_value(round(float(v), 6))}")
+    return "\n".join(lines) + "\n"
+
+
+def describe(res: BotTune) -> str:
     out = [f"tune-bot {res.policy} against {', '.join(res.field)}: {res.trials} trials × "
            f"{res.games} deals, race {len(res.race_seeds)} rounds, {res.deals_played} match "
            f"deals (each in every rotation) played in {res.wall_s:.0f} s"]

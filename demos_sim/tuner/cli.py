@@ -54,7 +54,9 @@ def add_tune_bot_parser(sub) -> None:
                     "the policy itself on more fresh deals (win share with a 95%% interval). "
                     "--out writes the data file `tuned` is registered from "
                     "(demos_sim/tuner/bot.py; README 'The tuned rung').")
-    ap.add_argument("--game", default="demos", help="demos (the only game with such a bot)")
+    ap.add_argument("--game", default="demos",
+                    help="demos (a heuristic-family bot) or assemblee (a persona's best "
+                         "response to the --against city: the `adaptive` persona)")
     ap.add_argument("--rules", default=None, help="full (default) or simplified")
     ap.add_argument("--mode", default=None, help="individual (default), 2v2, 2v3, 2v2+1")
     ap.add_argument("--seating", default=None, help="team modes: label by seat")
@@ -90,7 +92,7 @@ def cmd_tune_bot(args) -> int:
 
     from demos_sim.game import get_game, parse_set
     from demos_sim.tournament import make_config
-    from demos_sim.tuner.bot import describe, to_toml, tune_bot
+    from demos_sim.tuner.bot import describe, to_persona_toml, to_toml, tune_bot
 
     g = get_game(args.game)
     for plugin in args.plugin:
@@ -99,6 +101,10 @@ def cmd_tune_bot(args) -> int:
             if getattr(args, k) is not None}
     config = make_config(args.game, args.players, parse_set(args.set), **opts)
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
+    if args.game == "assemblee" and args.warm:
+        from demos_sim import ConfigError
+        raise ConfigError("--warm reads a tuned.toml of DĒMOS; L'Assemblée starts from "
+                          "the --policy persona")
     res = tune_bot(config, policy=args.policy, field=args.against.split(","),
                    trials=args.trials, games=args.games, seed=args.seed, top=args.top,
                    race_games=args.race_games, confirm_games=args.confirm_games,
@@ -118,7 +124,8 @@ def cmd_tune_bot(args) -> int:
         command = " ".join(shlex.quote(p) for p in parts)
         out = Path(args.out)
         tmp = out.with_suffix(out.suffix + ".tmp")
-        tmp.write_text(to_toml(res, command))
+        tmp.write_text(to_persona_toml(res, command) if args.game == "assemblee"
+                       else to_toml(res, command))
         tmp.replace(out)
         print(f"wrote {out}")
     return 0

@@ -56,6 +56,7 @@ def _never_bid_flags() -> dict[str, int]:
 # restricted forms NAME:no_<character> of every persona (never_bid of that one character)
 NEVER_BID_FLAGS = _never_bid_flags()
 BUILTIN_FILE = Path(__file__).resolve().parent.parent / "personas.toml"
+ADAPTIVE_FILE = BUILTIN_FILE.with_name("adaptive.toml")   # demos-sim tune-bot --game assemblee
 
 
 def _value(name: str, key: str, raw):

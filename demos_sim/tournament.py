@@ -336,57 +336,133 @@ def run_tournament(game: str, config, policies: list[str], games: int, seed: int
 
 # ------------------------------------------------------------------ the ladder
 
-LADDER_DEMOS = ["random", "greedy", "heuristic", "search", "ismcts@64"]
-# slower rungs play a share of the deals: search (~10x slower than heuristic) games // 3,
-# ismcts@64 (~20 games/s at every seat on one core) games // 50
-DEAL_SHARE = {"search": 3, "ismcts@64": 50}
+
+@dataclass(frozen=True)
+class Ladder:
+    """One game's rungs, weakest first; each plays the one below it. ``measure``:
+    ``match`` (a seat-rotated two-policy match: win share, or the paired win-rate
+    difference in a cooperative game) or ``in_place`` (L'Assemblée: each rung takes every
+    seat in turn of a city of ``population`` players, against the population player it
+    replaces, :func:`demos_sim.tuner.bot.seat_player`)."""
+    label: str
+    game: str
+    options: tuple              # make_config keyword pairs
+    rungs: tuple
+    players: int = 4
+    measure: str = "match"
+    population: str = ""
 
 
-def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
-    """The committed evidence: DĒMOS full-rules 4-player rungs (each against the one
-    below) and Protocole planner against cautious (each, 4p) and convention (coop
-    level 2, 4p). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
+LADDERS = (
+    Ladder("demos full 4p individual", "demos", (("rules", "full"),),
+           ("random", "greedy", "heuristic", "tuned", "ismcts@64", "ismcts@256")),
+    Ladder("protocole each 4p", "protocole", (("mode", "each"),),
+           ("random", "cautious", "planner", "ismcts@16")),
+    Ladder("protocole coop level 2 4p", "protocole", (("mode", "coop"), ("level", 2)),
+           ("random", "convention", "planner", "ismcts@16")),
+    Ladder("assemblee 10p, one seat in a civic city", "assemblee", (),
+           ("random", "civic", "adaptive"), players=10, measure="in_place",
+           population="civic"),
+)
+LADDER_DEMOS = list(LADDERS[0].rungs)
+# slower rungs play a share of the deals (one core, every seat): ismcts@64 ~19 games/s,
+# ismcts@256 ~4.5, Protocole ismcts@16 ~110
+DEAL_SHARE = {("demos", "ismcts@64"): 50, ("demos", "ismcts@256"): 125,
+              ("protocole", "ismcts@16"): 50}
+
+
+def _share(game: str, *specs: str) -> int:
+    return max(DEAL_SHARE.get((game, s), 1) for s in specs)
+
+
+def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
+    """One row of the ladder (run in a worker process): ``hi`` against ``lo``."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+    config = make_config(ld.game, ld.players, **dict(ld.options))
+    t0 = time.perf_counter()
+    row = {"game": ld.label, "policy": hi, "against": lo}
+    if ld.measure == "in_place":           # hi and lo each in a population player's place
+        a = _in_place(ld, config, hi, deals, seed)
+        b = _in_place(ld, config, lo, deals, seed)
+        m = Match(ld.game, (hi, lo), deals, seed, ["?"] * ld.players, a, b, 0.0)
+        w, ci = m.win_share()
+        row.update(measure="win share in the same seat", value=w, ci_lo=ci[0], ci_hi=ci[1],
+                   reference=0.5,
+                   games=deals * sum(1 if x == ld.population else ld.players for x in (hi, lo)),
+                   note=f"{ld.game}: {hi} and {lo} each take every seat in turn of a "
+                        f"{ld.population} city ({ld.players} players) on the same deals")
+    else:
+        m = match(ld.game, config, hi, lo, deals, seed)
+        s = m.summary()
+        if m.coop:
+            pd_ = s["paired"]
+            row.update(measure="win rate difference", value=pd_["mean_diff_per_game"],
+                       ci_lo=pd_["ci95"][0], ci_hi=pd_["ci95"][1], reference=0.0,
+                       games=2 * s["deals"],
+                       note=f"{ld.label}: win rates {hi} {s['win_rate'][hi]:.4f}, "
+                            f"{lo} {s['win_rate'][lo]:.4f}")
+        else:
+            row.update(measure="win share", value=s["win_share"][hi], ci_lo=s["ci95"][hi][0],
+                       ci_hi=s["ci95"][hi][1], reference=0.5, games=s["games"])
+        row["wins"] = (float(m.a.sum()), float(m.b.sum()))
+    row["wall_s"] = time.perf_counter() - t0
+    return row
+
+
+def _in_place(ld: Ladder, config, spec: str, deals: int, seed: int) -> np.ndarray:
+    """Per deal, ``spec``'s M1 wins summed over the seats it took in turn among the
+    population (as :func:`demos_sim.tuner.bot.seat_player` scores a candidate; the
+    population itself: the all-population game's wins, one per won deal)."""
+    if spec == ld.population:
+        return side_shares(ld.game, config, [spec] * ld.players, deals, seed).sum(axis=1)
+    a = np.zeros(deals)
+    for s_ in range(ld.players):
+        specs = [ld.population] * ld.players
+        specs[s_] = spec
+        a += side_shares(ld.game, config, specs, deals, seed)[:, s_]
+    return a
+
+
+def ladder(out: str | Path, games: int = 100000, seed: int = 2026, workers: int = 2) -> list[dict]:
+    """The committed evidence (:data:`LADDERS`): each rung against the one below it, on
+    ``games`` deals (a share of that for the slow rungs, :data:`DEAL_SHARE`), and for
+    DĒMOS every other pair on ``games // 20`` deals (a share) for Bradley–Terry ratings.
+    The matches run in ``workers`` processes. Writes ``ladder.csv``, ``ladder.md``,
+    ``ladder.json`` and ``ladder.png``."""
+    from joblib import Parallel, delayed
+
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    demos_cfg = make_config("demos", 4, rules="full")
-    k = len(LADDER_DEMOS)
+    jobs, keys = [], []
+    for ld in LADDERS:
+        for lo, hi in zip(ld.rungs, ld.rungs[1:]):
+            jobs.append((ld, hi, lo, max(1, games // _share(ld.game, hi, lo)), seed))
+            keys.append("row")
+    demos = LADDERS[0]
+    k = len(demos.rungs)
+    for i, j in itertools.combinations(range(k), 2):       # every other pair, for the ratings
+        if j != i + 1:
+            a, b = demos.rungs[i], demos.rungs[j]
+            jobs.append((demos, b, a, max(1, games // 20 // _share("demos", a, b)), seed))
+            keys.append("pair")
+    # the slowest first, so that the two workers finish together
+    order = sorted(range(len(jobs)), key=lambda x: -jobs[x][3] * _share(jobs[x][0].game,
+                                                                         jobs[x][1], jobs[x][2]) ** 2)
+    done = Parallel(n_jobs=workers)(delayed(_ladder_job)(*jobs[x]) for x in order)
+    res = [None] * len(jobs)
+    for x, r in zip(order, done):
+        res[x] = r
     wins = np.zeros((k, k))
-    for i, j in itertools.combinations(range(k), 2):       # every pair, for the ratings
-        if j == i + 1:
-            continue
-        share = max(DEAL_SHARE.get(LADDER_DEMOS[i], 1), DEAL_SHARE.get(LADDER_DEMOS[j], 1))
-        m = match("demos", demos_cfg, LADDER_DEMOS[i], LADDER_DEMOS[j], games // 20 // share,
-                  seed)
-        wins[i, j], wins[j, i] = m.a.sum(), m.b.sum()
-    for lo, hi in zip(LADDER_DEMOS, LADDER_DEMOS[1:]):
-        m = match("demos", demos_cfg, hi, lo, games // DEAL_SHARE.get(hi, 1), seed)
-        i = LADDER_DEMOS.index(lo)
-        wins[i + 1, i], wins[i, i + 1] = m.a.sum(), m.b.sum()
-        s = m.summary()
-        rows.append({"game": "demos full 4p individual", "policy": hi, "against": lo,
-                     "measure": "win share", "value": s["win_share"][hi],
-                     "ci_lo": s["ci95"][hi][0], "ci_hi": s["ci95"][hi][1],
-                     "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
-    from demos_sim.protocole.policies import available as p_avail
-    if "planner" in p_avail():
-        s = match("protocole", make_config("protocole", 4, mode="each"),
-                  "planner", "cautious", games, seed).summary()
-        rows.append({"game": "protocole each 4p", "policy": "planner", "against": "cautious",
-                     "measure": "win share", "value": s["win_share"]["planner"],
-                     "ci_lo": s["ci95"]["planner"][0], "ci_hi": s["ci95"]["planner"][1],
-                     "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
-        s = match("protocole", make_config("protocole", 4, mode="coop", level=2),
-                  "planner", "convention", games, seed).summary()
-        pd = s["paired"]
-        rows.append({"game": "protocole coop level 2 4p", "policy": "planner",
-                     "against": "convention", "measure": "win rate difference",
-                     "value": pd["mean_diff_per_game"], "ci_lo": pd["ci95"][0],
-                     "ci_hi": pd["ci95"][1], "reference": 0.0, "games": 2 * s["deals"],
-                     "wall_s": s["wall_s"],
-                     "note": f"win rates planner {s['win_rate']['planner']:.4f}, "
-                             f"convention {s['win_rate']['convention']:.4f}"})
-    ratings = bradley_terry(LADDER_DEMOS, wins)
+    rows = []
+    for (ld, hi, lo, _, _), key, r in zip(jobs, keys, res):
+        if ld is demos:
+            i, j = demos.rungs.index(hi), demos.rungs.index(lo)
+            wins[i, j], wins[j, i] = r["wins"]
+        if key == "row":
+            rows.append({k_: v for k_, v in r.items() if k_ != "wins"})
+    ratings = bradley_terry(list(demos.rungs), wins)
     _write_ladder(out, rows, games, seed, ratings)
     return rows
 
@@ -405,9 +481,13 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
     md = ["# Policy ladder", "",
           f"Regenerate: `python -m demos_sim.tournament ladder --out results/ladder "
           f"--games {games} --seed {seed}`.", "",
-          "Win share: the policy's part of the M1 wins the two policies took over every seat "
-          "rotation on common deals (0.5 = equal). Win rate difference: all-together team "
-          "of the policy minus the other, same deals. 95% intervals (delta method / paired).", "",
+          "Each rung against the one below it. Win share: the policy's part of the M1 wins "
+          "the two policies took over every seat rotation on common deals (0.5 = equal; "
+          "slow rungs play a share of the deals, see the games column). Win rate "
+          "difference: all-together team of the policy minus the other, same deals. Win "
+          "share in the same seat (L'Assemblée): each policy takes every seat in turn of a "
+          "city of civic players, on the same deals; its part of the wins the two took. "
+          "95% intervals (delta method / paired).", "",
           "| game | policy | against | measure | value | 95% CI | games |",
           "|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -417,9 +497,10 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
     if notes:
         md += [""] + [f"- {n}" for n in notes]
     if ratings:
+        shares = ", ".join(f"{s} 1/{v}" for (g, s), v in DEAL_SHARE.items())
         md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
                f"from the matches above, the others from {games // 20} deals, a share of "
-               f"that for the slower rungs: {DEAL_SHARE}):", "",
+               f"that for the slower rungs: {shares}):", "",
                "| policy | rating |", "|---|---|"]
         md += [f"| {n} | {e:+.1f} |" for n, e in sorted(ratings.items(), key=lambda x: x[1])]
     (out / "ladder.md").write_text("\n".join(md) + "\n")
@@ -493,9 +574,10 @@ def main(argv=None) -> int:
     lp.add_argument("--out", default="results/ladder")
     lp.add_argument("--games", type=int, default=100000, help="deals per match")
     lp.add_argument("--seed", type=int, default=2026)
+    lp.add_argument("--workers", type=int, default=2)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    rows = ladder(args.out, args.games, args.seed)
+    rows = ladder(args.out, args.games, args.seed, args.workers)
     for r in rows:
         print(f"{r['policy']:>10} vs {r['against']:<10} {r['game']:<28} {r['measure']:<20} "
               f"{r['value']:.4f} [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}]")

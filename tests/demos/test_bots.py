@@ -67,7 +67,8 @@ def _se(m):
 
 @pytest.mark.parametrize("strong, weak, deals", [("greedy", "random", 1000),
                                                  ("heuristic", "greedy", 12000),
-                                                 ("ismcts@64", "heuristic", 1200)])
+                                                 ("tuned", "heuristic", 12000),
+                                                 ("ismcts@64", "tuned", 1200)])
 def test_demos_ladder_order(strong, weak, deals):
     m = match("demos", make_config("demos", 4, rules="full"), strong, weak, deals, 2027)
     w, se = _se(m)

@@ -54,7 +54,7 @@ from demos_sim.protocole.observe import observe, scramble_hidden
 from demos_sim.rng import below, derive, shuffle_inplace
 
 
-# what a control decided (returned by _control)
+# what a control decided (returned by control)
 CTRL_GO_ON, CTRL_END = 0, 1
 
 
@@ -200,15 +200,34 @@ def _norm_selection(st, cfg, log):
     _log(cfg, log, L.EV_SELECTION, sel, kept, 0, 0, 0)
 
 
+@njit(cache=True, inline="always")
+def apply_play(st, cfg, seat, o, log):
+    """P2.1–P2.2: ``seat`` plays option ``o`` (``card * 2 + to``) from its hand: face up
+    into the Selection or face down into its own Foyer; a Norm selection when the
+    Selection reaches 5. Public for the search policies' forward model."""
+    c = o >> 1
+    st[L.S_HAND + seat] &= ~_bit(c)
+    if o & 1 == L.TO_FOYER:
+        st[L.S_FOYER + seat] |= _bit(c)
+    else:
+        st[L.S_SEL] |= _bit(c)
+        st[L.S_PLAYED + seat] |= _bit(c)
+    st[L.S_TURN] += 1
+    _log(cfg, log, L.EV_TURN, seat, c, o & 1, 0, 0)
+    if popcount(st[L.S_SEL]) == L.SEL_MAX:      # P2.2
+        _norm_selection(st, cfg, log)
+
+
 @njit(cache=True)
-def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
-    """P2.1–P2.2, P3.3: turns from the Initiative holder, clockwise, skipping empty hands;
-    a Norm selection whenever the Selection reaches 5, and one for a last 1–4 cards."""
+def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
+    """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start;
+    any seat of a round in progress, for the search policies' forward model),
+    clockwise, skipping empty hands; a Norm selection whenever the Selection reaches 5,
+    and one for a last 1–4 cards."""
     n = cfg[L.C_N]
     left = 0
     for p in range(n):
         left += popcount(st[L.S_HAND + p])
-    seat = st[L.S_INIT]
     while left > 0:
         h = st[L.S_HAND + seat]
         if h != 0:
@@ -222,18 +241,8 @@ def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
                 k += 2
             o = opts[_decide(fns, st, cfg, obs, seat, L.K_PLAY, opts, k, params, prng,
                              srng, diag)]
-            c = o >> 1
-            st[L.S_HAND + seat] = h & ~_bit(c)
-            if o & 1 == L.TO_FOYER:
-                st[L.S_FOYER + seat] |= _bit(c)
-            else:
-                st[L.S_SEL] |= _bit(c)
-                st[L.S_PLAYED + seat] |= _bit(c)
-            st[L.S_TURN] += 1
+            apply_play(st, cfg, seat, o, log)
             left -= 1
-            _log(cfg, log, L.EV_TURN, seat, c, o & 1, 0, 0)
-            if popcount(st[L.S_SEL]) == L.SEL_MAX:      # P2.2
-                _norm_selection(st, cfg, log)
         seat = (seat + 1) % n
     if st[L.S_SEL] != 0:                              # P3.3
         _norm_selection(st, cfg, log)
@@ -269,7 +278,7 @@ def _winners_each(st, cfg):
 
 
 @njit(cache=True)
-def _control(st, cfg, log, res):
+def control(st, cfg, log, res):
     """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
     the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
     result is then in ``res``), else CTRL_GO_ON."""
@@ -348,7 +357,7 @@ def _control(st, cfg, log, res):
 
 
 @njit(cache=True)
-def _next_round(st, cfg, key):
+def next_round(st, cfg, key):
     """P4.3: the Norm, shuffled, becomes the next deck; the Initiative passes to the next
     player on the left still in the game (clockwise from the old holder)."""
     n = cfg[L.C_N]
@@ -397,11 +406,11 @@ def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foye
     control's CTRL_* verdict."""
     _log(cfg, log, L.EV_ROUND, st[L.S_ROUND], st[L.S_INIT], 0, 0, 0)
     _deal(st, cfg, foyer_start, log)
-    _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+    play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, st[L.S_INIT])
     res[L.R_TURNS] += st[L.S_TURN]
     if cfg[L.C_CHECK_OBS] != 0:
         _check_invariants(st, cfg, diag, True)
-    return _control(st, cfg, log, res)
+    return control(st, cfg, log, res)
 
 
 @njit(cache=True)
@@ -422,7 +431,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
         if st[L.S_ROUND] >= cfg[L.C_ROUND_CAP]:                # P4.5
             st[L.S_TRUNC] = 1
             break
-        _next_round(st, cfg, key)
+        next_round(st, cfg, key)
     res[L.R_ROUNDS] = st[L.S_ROUND]
     res[L.R_TRUNC] = st[L.S_TRUNC]
     fc = 0

@@ -104,11 +104,11 @@ class PTable:
         E._deal(self.st, self.cfg, foyer_start, self.log)
 
     def turns(self):
-        E._play_turns(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
-                      self.prng, self.srng, self.diag, self.log)
+        E.play_turns(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
+                     self.prng, self.srng, self.diag, self.log, self.st[L.S_INIT])
 
     def control(self):
-        return E._control(self.st, self.cfg, self.log, self.res)
+        return E.control(self.st, self.cfg, self.log, self.res)
 
     def round(self, foyer_start=0):
         return E.play_round(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
@@ -681,7 +681,7 @@ def test_P4_3_new_round_initiative_and_deal():
     assert t.control() == E.CTRL_GO_ON
     assert t.alive() == [0, 3]
     t.st[L.S_ROUND] = 1
-    E._next_round(t.st, t.cfg, np.uint64(5))
+    E.next_round(t.st, t.cfg, np.uint64(5))
     assert t.st[L.S_INIT] == 3 and t.norm() == set()
     deck = [card_code(int(t.st[L.S_DECK + i])) for i in range(int(t.st[L.S_DECK_LEN]))]
     assert sorted(deck) == sorted(norm)

@@ -145,7 +145,7 @@ def _setup(st, cfg, prng, log):
 
 
 @njit(cache=True)
-def _deal(st, cfg, foyer_start, log):
+def deal(st, cfg, foyer_start, log):
     """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
     players still in the game only: ``foyer_start`` rounds into the Foyers, then the
     hands (``len // players`` each), then the remainder face up into the Selection."""
@@ -218,34 +218,53 @@ def apply_play(st, cfg, seat, o, log):
         _norm_selection(st, cfg, log)
 
 
+@njit(cache=True, inline="always")
+def turn_options(st, seat, opts):
+    """P2.1: ``seat``'s options into ``opts``: every hand card, in increasing id order, to
+    the Selection (``card * 2``) then to the own Foyer (``card * 2 + 1``); returns how many."""
+    k = 0
+    x = st[L.S_HAND + seat]
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        opts[k] = 2 * c + L.TO_SELECTION         # face up
+        opts[k + 1] = 2 * c + L.TO_FOYER         # face down
+        k += 2
+    return k
+
+
+@njit(cache=True, inline="always")
+def finish_turns(st, cfg, log):
+    """P3.3: every hand is empty; a Selection of 1–4 cards is resolved."""
+    if st[L.S_SEL] != 0:
+        _norm_selection(st, cfg, log)
+
+
+@njit(cache=True, inline="always")
+def cards_in_hands(st, cfg):
+    left = 0
+    for p in range(cfg[L.C_N]):
+        left += popcount(st[L.S_HAND + p])
+    return left
+
+
 @njit(cache=True)
 def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
-    """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start;
-    any seat of a round in progress, for the search policies' forward model),
+    """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start),
     clockwise, skipping empty hands; a Norm selection whenever the Selection reaches 5,
-    and one for a last 1–4 cards."""
+    and one for a last 1–4 cards. (The search policies' rollouts repeat this loop with
+    their rollout policy called directly: :mod:`demos_sim.protocole.policies.ismcts`.)"""
     n = cfg[L.C_N]
-    left = 0
-    for p in range(n):
-        left += popcount(st[L.S_HAND + p])
+    left = cards_in_hands(st, cfg)
     while left > 0:
-        h = st[L.S_HAND + seat]
-        if h != 0:
-            k = 0
-            x = h
-            while x:
-                c = lowest_bit(x)
-                x &= x - 1
-                opts[k] = 2 * c              # to the Selection, face up
-                opts[k + 1] = 2 * c + 1      # to the own Foyer, face down
-                k += 2
+        if st[L.S_HAND + seat] != 0:
+            k = turn_options(st, seat, opts)
             o = opts[_decide(fns, st, cfg, obs, seat, L.K_PLAY, opts, k, params, prng,
                              srng, diag)]
             apply_play(st, cfg, seat, o, log)
             left -= 1
         seat = (seat + 1) % n
-    if st[L.S_SEL] != 0:                              # P3.3
-        _norm_selection(st, cfg, log)
+    finish_turns(st, cfg, log)
 
 
 # ------------------------------------------------------------------ P4, P5 controls and the end
@@ -405,7 +424,7 @@ def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foye
     """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
     control's CTRL_* verdict."""
     _log(cfg, log, L.EV_ROUND, st[L.S_ROUND], st[L.S_INIT], 0, 0, 0)
-    _deal(st, cfg, foyer_start, log)
+    deal(st, cfg, foyer_start, log)
     play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, st[L.S_INIT])
     res[L.R_TURNS] += st[L.S_TURN]
     if cfg[L.C_CHECK_OBS] != 0:

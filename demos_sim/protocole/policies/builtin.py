@@ -1,4 +1,5 @@
 """The built-in Protocole policies, registered in this order when the registry is first
-used: ``random``, ``cautious`` and ``convention`` (basic), then ``planner``."""
+used: ``random``, ``cautious`` and ``convention`` (basic), then ``planner``, then
+``ismcts`` (search with ``planner`` rollouts)."""
 
-from demos_sim.protocole.policies import basic, planner  # noqa: F401
+from demos_sim.protocole.policies import basic, ismcts, planner  # noqa: F401

@@ -281,12 +281,17 @@ LADDER_DEMOS = ["random", "greedy", "heuristic", "search", "ismcts@64"]
 # slower rungs play a share of the deals: search (~10x slower than heuristic) games // 3,
 # ismcts@64 (~20 games/s at every seat on one core) games // 50
 DEAL_SHARE = {"search": 3, "ismcts@64": 50}
+# the Protocole search rung against planner (each 4p and coop level 2 4p) plays
+# games // 20 deals: ismcts@16 makes ~240 games/s on one core with two search seats of
+# four, ~100 games/s as a whole coop table
+PROTOCOLE_SEARCH = "ismcts@16"
+PROTOCOLE_SEARCH_SHARE = 20
 
 
 def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
     """The committed evidence: DĒMOS full-rules 4-player rungs (each against the one
     below) and Protocole planner against cautious (each, 4p) and convention (coop
-    level 2, 4p). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
+    level 2, 4p), then ismcts@16 against planner (both, on games // 20 deals). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -327,6 +332,27 @@ def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]
                      "wall_s": s["wall_s"],
                      "note": f"win rates planner {s['win_rate']['planner']:.4f}, "
                              f"convention {s['win_rate']['convention']:.4f}"})
+    if "ismcts" in p_avail():
+        deals = games // PROTOCOLE_SEARCH_SHARE
+        s = match("protocole", make_config("protocole", 4, mode="each"),
+                  PROTOCOLE_SEARCH, "planner", deals, seed).summary()
+        rows.append({"game": "protocole each 4p", "policy": PROTOCOLE_SEARCH,
+                     "against": "planner", "measure": "win share",
+                     "value": s["win_share"][PROTOCOLE_SEARCH],
+                     "ci_lo": s["ci95"][PROTOCOLE_SEARCH][0],
+                     "ci_hi": s["ci95"][PROTOCOLE_SEARCH][1],
+                     "reference": 0.5, "games": s["games"], "wall_s": s["wall_s"]})
+        s = match("protocole", make_config("protocole", 4, mode="coop", level=2),
+                  PROTOCOLE_SEARCH, "planner", deals, seed).summary()
+        pd = s["paired"]
+        rows.append({"game": "protocole coop level 2 4p", "policy": PROTOCOLE_SEARCH,
+                     "against": "planner", "measure": "win rate difference",
+                     "value": pd["mean_diff_per_game"], "ci_lo": pd["ci95"][0],
+                     "ci_hi": pd["ci95"][1], "reference": 0.0, "games": 2 * s["deals"],
+                     "wall_s": s["wall_s"],
+                     "note": f"win rates {PROTOCOLE_SEARCH} "
+                             f"{s['win_rate'][PROTOCOLE_SEARCH]:.4f}, "
+                             f"planner {s['win_rate']['planner']:.4f}"})
     ratings = bradley_terry(LADDER_DEMOS, wins)
     _write_ladder(out, rows, games, seed, ratings)
     return rows

@@ -23,18 +23,20 @@ spends the later iterations where they matter; the best mean is played, ties to
   (P4.2, out of the game unrevealed). Each pool is shuffled with the policy's own stream
   and dealt; the counts always add up (the test checks it on real positions).
   Opponents' past choices do not weight the deal (as in OpenSpiel's ISMCTS).
-- **Forward model: the engine itself** (:mod:`demos_sim.protocole.engine`): the root
-  move is :func:`~demos_sim.protocole.engine.apply_play`, the rest of the round
-  :func:`~demos_sim.protocole.engine.play_turns` from the next seat, then
-  :func:`~demos_sim.protocole.engine.control` (P4, P5.2–P5.3), and every later round
-  :func:`~demos_sim.protocole.engine.next_round` + :func:`~demos_sim.protocole.engine.play_round`
-  (P4.3) on a scratch copy of the determinised state, so the rules are the engine's,
-  variants included (the replay test checks a rollout against a real game). Every seat —
-  the deciding one after its root move too — plays the rollout policy (:func:`rollout_policy`):
-  ``planner`` (default, ``params[P_ROLL]`` = 0) or the basic policy of the mode
-  (``cautious`` each, ``convention`` all together; ``P_ROLL`` = 1) with this policy's
-  weights (``params[0:16]`` are ``planner``'s). The next rounds' shuffles come from the
-  policy's stream, one key per iteration shared by the candidates.
+- **Forward model: the engine's own functions** (:mod:`demos_sim.protocole.engine`) on a
+  scratch copy of the determinised state: the root move is ``apply_play`` (P2.1–P2.2),
+  the rest of the round :func:`roll_turns` — the loop of the engine's ``play_turns``
+  built from ``turn_options``, ``observe``, ``apply_play`` and ``finish_turns`` (P3.3),
+  with the rollout policy called directly instead of through the engine's function
+  pointers, which numba cannot cache inside a policy — then ``control`` (P4,
+  P5.2–P5.3), and every later round ``next_round`` (P4.3), ``deal`` (P1.3) and the same
+  turns, so the rules and variants are the engine's (the replay test checks rollouts
+  against engine games from real positions). Every seat — the deciding one after its
+  root move too — plays :func:`rollout_policy`: ``planner`` with this policy's
+  ``params[0:16]`` (default) or, ``params[P_ROLL]`` = 1 (``ismcts:basic``), the basic
+  policy of the mode (``cautious`` each, ``convention`` all together) with its
+  registered parameters. The next rounds' shuffles come from the policy's stream, one
+  key per iteration shared by the candidates.
 - **Horizon: the end of the game** (games last 1–2 rounds on average, 33 turns at 4
   players, so a rollout costs a few microseconds). The game's own round cap (P4.5) ends a
   rollout as it ends a game: a truncated game is worth 0.
@@ -51,8 +53,22 @@ spends the later iterations where they matter; the best mean is played, ties to
 
 Parameters (``params``; 0–15 are ``planner``'s, read by the rollouts and the tie-break):
 ``P_BUDGET`` (16) determinisations per decision (``ismcts@N``); ``P_ROLL`` (17) rollout
-policy (0 planner, 1 cautious/convention); ``P_RECORD`` (18) value of a won game's Foyer
-card in coop.
+policy (0 planner, 1 cautious/convention: the restricted form ``ismcts:basic``);
+``P_RECORD`` (18) value of a won game's Foyer card in coop (0).
+
+Measured (4 players, seed 11, 95% intervals; ``python -m demos_sim.tournament``'s
+``match``, i.e. ``demos-sim tournament --game protocole --policies ismcts@16,planner
+--games 2000 --seed 11``): *each for themselves*, win share against ``planner`` (every
+rotation, 2,000 deals) @4 0.678 [0.663, 0.692], @16 0.766 [0.753, 0.780], @64 (1,000
+deals) 0.849 [0.834, 0.865], and @32 against @16 0.555 [0.529, 0.581] (1,000 deals);
+*all together* level 2, the whole table, the same 2,000 deals: win rate @4 0.360, @8 0.399, @16 0.509, @32 0.623, @64 0.709 (each ±0.02) against
+``planner`` 0.377 and ``convention`` 0.360; paired @16 − planner +0.132 [+0.101, +0.162],
+@16 − convention +0.149 [+0.118, +0.179]. Below @16 the coop search is no better than its
+own rollout policy (the mean of 4–8 win/loss rollouts is too noisy to overrule it); the
+rollout policy matters little (``ismcts:basic@16`` − ``ismcts@16``: coop −0.013 [−0.044,
++0.018], each win share 0.479 [0.454, 0.503]). Speed, one core, CPU time, ismcts at every
+seat (each / coop level 2): @4 462 / 435 games/s, @16 119 / 104, @64 29 / 23 (≈ 3,500 /
+2,900 decisions/s at @16).
 
 Chance comes only from the policy's stream (same seed, same games). Each decision
 allocates its scratch vectors (a few hundred int64); the rollouts allocate nothing.
@@ -338,7 +354,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
           description="information-set Monte Carlo search of every move to the end of the "
                       "game, rollouts by planner (each); all together: convention-plus-search, "
                       "the others assumed to follow the conventions (P5.1)",
-          budget=P_BUDGET)
+          flags={"basic": P_ROLL}, budget=P_BUDGET)
 @njit(POLICY_SIG, cache=True)
 def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
     return search(cfg, obs, opts, n_opts, params, rng)

@@ -291,7 +291,8 @@ PROTOCOLE_SEARCH_SHARE = 20
 def ladder(out: str | Path, games: int = 100000, seed: int = 2026) -> list[dict]:
     """The committed evidence: DĒMOS full-rules 4-player rungs (each against the one
     below) and Protocole planner against cautious (each, 4p) and convention (coop
-    level 2, 4p), then ismcts@16 against planner (both, on games // 20 deals). Writes ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
+    level 2, 4p), then ismcts@16 against planner (both, on games // 20 deals). Writes
+    ``ladder.csv``, ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []

@@ -31,6 +31,7 @@ SLOW = (
     "tests/runner/test_runner.py::test_cli_dask_local_cluster_of_processes_gives_the_same_table",
     "tests/tools/test_cli.py::test_bad_input_is_one_line_error",
     "tests/demos/test_bots.py::test_demos_ladder_order",
+    "tests/protocole/test_ismcts.py::test_ismcts_beats_planner_both_modes",
     "tests/protocole/test_cli.py::test_plugin_policy_reaches_every_worker",
     "tests/protocole/test_cli.py::test_simulate_same_numbers_for_any_worker_count",
     "tests/runner/test_runner.py::test_stopping_rule_stops_at_the_first_chunk_narrow_enough",

@@ -54,7 +54,7 @@ from demos_sim.protocole.observe import observe, scramble_hidden
 from demos_sim.rng import below, derive, shuffle_inplace
 
 
-# what a control decided (returned by _control)
+# what a control decided (returned by control)
 CTRL_GO_ON, CTRL_END = 0, 1
 
 
@@ -148,7 +148,7 @@ def _setup(st, cfg, prng, log):
 
 
 @njit(cache=True)
-def _deal(st, cfg, foyer_start, log):
+def deal(st, cfg, foyer_start, log):
     """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
     players still in the game only: ``foyer_start`` rounds into the Foyers, then the
     hands (``len // players`` each), then the remainder face up into the Selection."""
@@ -203,43 +203,71 @@ def _norm_selection(st, cfg, log):
     _log(cfg, log, L.EV_SELECTION, sel, kept, 0, 0, 0)
 
 
-@njit(cache=True)
-def _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log):
-    """P2.1–P2.2, P3.3: turns from the Initiative holder, clockwise, skipping empty hands;
-    a Norm selection whenever the Selection reaches 5, and one for a last 1–4 cards."""
-    n = cfg[L.C_N]
+@njit(cache=True, inline="always")
+def apply_play(st, cfg, seat, o, log):
+    """P2.1–P2.2: ``seat`` plays option ``o`` (``card * 2 + to``) from its hand: face up
+    into the Selection or face down into its own Foyer; a Norm selection when the
+    Selection reaches 5. Public for the search policies' forward model."""
+    c = o >> 1
+    st[L.S_HAND + seat] &= ~_bit(c)
+    if o & 1 == L.TO_FOYER:
+        st[L.S_FOYER + seat] |= _bit(c)
+    else:
+        st[L.S_SEL] |= _bit(c)
+        st[L.S_PLAYED + seat] |= _bit(c)
+    st[L.S_TURN] += 1
+    _log(cfg, log, L.EV_TURN, seat, c, o & 1, 0, 0)
+    if popcount(st[L.S_SEL]) == L.SEL_MAX:      # P2.2
+        _norm_selection(st, cfg, log)
+
+
+@njit(cache=True, inline="always")
+def turn_options(st, seat, opts):
+    """P2.1: ``seat``'s options into ``opts``: every hand card, in increasing id order, to
+    the Selection (``card * 2``) then to the own Foyer (``card * 2 + 1``); returns how many."""
+    k = 0
+    x = st[L.S_HAND + seat]
+    while x:
+        c = lowest_bit(x)
+        x &= x - 1
+        opts[k] = 2 * c + L.TO_SELECTION         # face up
+        opts[k + 1] = 2 * c + L.TO_FOYER         # face down
+        k += 2
+    return k
+
+
+@njit(cache=True, inline="always")
+def finish_turns(st, cfg, log):
+    """P3.3: every hand is empty; a Selection of 1–4 cards is resolved."""
+    if st[L.S_SEL] != 0:
+        _norm_selection(st, cfg, log)
+
+
+@njit(cache=True, inline="always")
+def cards_in_hands(st, cfg):
     left = 0
-    for p in range(n):
+    for p in range(cfg[L.C_N]):
         left += popcount(st[L.S_HAND + p])
-    seat = st[L.S_INIT]
+    return left
+
+
+@njit(cache=True)
+def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
+    """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start),
+    clockwise, skipping empty hands; a Norm selection whenever the Selection reaches 5,
+    and one for a last 1–4 cards. (The search policies' rollouts repeat this loop with
+    their rollout policy called directly: :mod:`demos_sim.protocole.policies.ismcts`.)"""
+    n = cfg[L.C_N]
+    left = cards_in_hands(st, cfg)
     while left > 0:
-        h = st[L.S_HAND + seat]
-        if h != 0:
-            k = 0
-            x = h
-            while x:
-                c = lowest_bit(x)
-                x &= x - 1
-                opts[k] = 2 * c              # to the Selection, face up
-                opts[k + 1] = 2 * c + 1      # to the own Foyer, face down
-                k += 2
+        if st[L.S_HAND + seat] != 0:
+            k = turn_options(st, seat, opts)
             o = opts[_decide(fns, st, cfg, obs, seat, L.K_PLAY, opts, k, params, prng,
                              srng, diag)]
-            c = o >> 1
-            st[L.S_HAND + seat] = h & ~_bit(c)
-            if o & 1 == L.TO_FOYER:
-                st[L.S_FOYER + seat] |= _bit(c)
-            else:
-                st[L.S_SEL] |= _bit(c)
-                st[L.S_PLAYED + seat] |= _bit(c)
-            st[L.S_TURN] += 1
+            apply_play(st, cfg, seat, o, log)
             left -= 1
-            _log(cfg, log, L.EV_TURN, seat, c, o & 1, 0, 0)
-            if popcount(st[L.S_SEL]) == L.SEL_MAX:      # P2.2
-                _norm_selection(st, cfg, log)
         seat = (seat + 1) % n
-    if st[L.S_SEL] != 0:                              # P3.3
-        _norm_selection(st, cfg, log)
+    finish_turns(st, cfg, log)
 
 
 # ------------------------------------------------------------------ P4, P5 controls and the end
@@ -272,7 +300,7 @@ def _winners_each(st, cfg):
 
 
 @njit(cache=True)
-def _control(st, cfg, log, res):
+def control(st, cfg, log, res):
     """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
     the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
     result is then in ``res``), else CTRL_GO_ON."""
@@ -351,7 +379,7 @@ def _control(st, cfg, log, res):
 
 
 @njit(cache=True)
-def _next_round(st, cfg, key):
+def next_round(st, cfg, key):
     """P4.3: the Norm, shuffled, becomes the next deck; the Initiative passes to the next
     player on the left still in the game (clockwise from the old holder)."""
     n = cfg[L.C_N]
@@ -399,12 +427,12 @@ def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foye
     """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
     control's CTRL_* verdict."""
     _log(cfg, log, L.EV_ROUND, st[L.S_ROUND], st[L.S_INIT], 0, 0, 0)
-    _deal(st, cfg, foyer_start, log)
-    _play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log)
+    deal(st, cfg, foyer_start, log)
+    play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, st[L.S_INIT])
     res[L.R_TURNS] += st[L.S_TURN]
     if cfg[L.C_CHECK_OBS] != 0:
         _check_invariants(st, cfg, diag, True)
-    return _control(st, cfg, log, res)
+    return control(st, cfg, log, res)
 
 
 @njit(cache=True)
@@ -425,7 +453,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
         if st[L.S_ROUND] >= cfg[L.C_ROUND_CAP]:                # P4.5
             st[L.S_TRUNC] = 1
             break
-        _next_round(st, cfg, key)
+        next_round(st, cfg, key)
     res[L.R_ROUNDS] = st[L.S_ROUND]
     res[L.R_TRUNC] = st[L.S_TRUNC]
     fc = 0

@@ -59,7 +59,7 @@ def _mid_round_state():
     log = np.zeros(2, np.int64)
     E.init_state(arr, np.uint64(7), st, prng, srng, res)
     E._setup(st, arr, prng, log)
-    E._deal(st, arr, 2, log)
+    E.deal(st, arr, 2, log)
     # play 9 turns by hand: each seat in turn puts its lowest card into the Selection
     for t in range(9):
         p = t % 4

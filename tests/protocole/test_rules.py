@@ -3,8 +3,8 @@ Part P (with Part V, M1 and the exhaustive Norm-selection test).
 
 Every expected value below was worked out by hand from ../shared/RULES.md; the comment
 next to it shows the reasoning. Positions are set up by ``PTable`` (below) and played by
-the real kernel phases (``_setup`` P1.2, ``_deal`` P1.3/P4.3, ``_play_turns`` P2/P3,
-``_control`` P4/P5, ``_next_round`` P4.3, ``play_round``), with decisions from
+the real kernel phases (``_setup`` P1.2, ``deal`` P1.3/P4.3, ``play_turns`` P2/P3,
+``control`` P4/P5, ``next_round`` P4.3, ``play_round``), with decisions from
 ``t_pscript``: each seat plays the lowest card id in its hand (the highest when
 ``params[1]`` is 1), into its Foyer when that card is in the mask ``params[0]``, else
 into the Selection. Every table runs in check mode, so card conservation is verified at
@@ -101,14 +101,14 @@ class PTable:
 
     # ---------------------------------------------------------------- phases
     def deal(self, foyer_start):
-        E._deal(self.st, self.cfg, foyer_start, self.log)
+        E.deal(self.st, self.cfg, foyer_start, self.log)
 
     def turns(self):
-        E._play_turns(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
-                      self.prng, self.srng, self.diag, self.log)
+        E.play_turns(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
+                     self.prng, self.srng, self.diag, self.log, self.st[L.S_INIT])
 
     def control(self):
-        return E._control(self.st, self.cfg, self.log, self.res)
+        return E.control(self.st, self.cfg, self.log, self.res)
 
     def round(self, foyer_start=0):
         return E.play_round(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
@@ -681,7 +681,7 @@ def test_P4_3_new_round_initiative_and_deal():
     assert t.control() == E.CTRL_GO_ON
     assert t.alive() == [0, 3]
     t.st[L.S_ROUND] = 1
-    E._next_round(t.st, t.cfg, np.uint64(5))
+    E.next_round(t.st, t.cfg, np.uint64(5))
     assert t.st[L.S_INIT] == 3 and t.norm() == set()
     deck = [card_code(int(t.st[L.S_DECK + i])) for i in range(int(t.st[L.S_DECK_LEN]))]
     assert sorted(deck) == sorted(norm)

@@ -1,5 +1,6 @@
 """The built-in Protocole policies, registered in this order when the registry is first
-used: ``random``, ``cautious`` and ``convention`` (basic), then ``planner``."""
+used: ``random``, ``cautious`` and ``convention`` (basic), then ``planner``, then
+``ismcts`` (search with ``planner`` rollouts), then the reference ``omniscient``."""
 
-from demos_sim.protocole.policies import basic, planner  # noqa: F401
+from demos_sim.protocole.policies import basic, ismcts, planner  # noqa: F401
 from demos_sim.protocole.policies import omniscient  # noqa: F401  (a reference: sees all)

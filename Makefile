@@ -24,8 +24,10 @@ analyses: $(STAMP)
 # The committed skill traces (results/skill/): each doubling of ismcts's budget against the
 # one below, DĒMOS full 4p and 2v2 (about 20 min niced on this 2-core machine, both).
 skill: $(STAMP)
-	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --out results/skill/demos-4p
-	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --out results/skill/demos-2v2
+	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
+	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2
+	$(VENV)/bin/demos-sim skill --game protocole --mode each --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-each-4p
+	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p
 
 # Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time).
 test: $(STAMP)
@@ -49,6 +51,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_demos.py --games 20000 --repeats 3 --policies greedy,random,heuristic --pure-seconds 2
 	$(PY) benchmarks/bench_protocole.py --games 100000 --repeats 3
 	$(PY) benchmarks/bench_assemblee.py --games 20000 --repeats 3
+	$(PY) benchmarks/bench_rungs.py --game demos --seconds 5
+	$(PY) benchmarks/bench_rungs.py --game protocole --seconds 5
 	$(PY) benchmarks/history.py
 
 clean:

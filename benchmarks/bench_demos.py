@@ -4,7 +4,7 @@ to a plain pure-Python reading of the same round.
     .venv/bin/python benchmarks/bench_demos.py [--games 100000] [--repeats 3] [--json]
         [--policies greedy,random,heuristic] [--pure-seconds 3] [--no-startup]
 
-Full rules, 4 individual players, ``greedy`` on every seat (issue #2 targets: >= 1.5 M
+Full rules, 4 individual players, ``greedy`` on every seat (targets: >= 1.5 M
 rounds/s on one core, >= 1.8x that on two, a second ``demos-sim simulate`` start-up
 under 2 s). One-core and all-core runs are interleaved and repeated, since the second
 vCPU of these machines comes and goes (PERFORMANCE.md #5): the spread is reported.

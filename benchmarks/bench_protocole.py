@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_protocole.py [--games 200000] [--repeats 3] [--json]
 
-Two workloads (issue #3): 4-player each-for-themselves with ``cautious`` on every seat
+Two workloads: 4-player each-for-themselves with ``cautious`` on every seat
 (target >= 100,000 games/s on one core) and 4-player all-together level 2 with
 ``convention``. One-core and all-core runs are interleaved and repeated, since the
 second vCPU of these machines comes and goes (PERFORMANCE.md #5): the median and every

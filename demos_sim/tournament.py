@@ -367,7 +367,7 @@ LADDERS = (
 LADDER_DEMOS = list(LADDERS[0].rungs)
 # slower rungs play a share of the deals (one core, every seat): ismcts@64 ~19 games/s,
 # ismcts@256 ~4.5, Protocole ismcts@16 ~110; L'Assemblée plays 11 games of 10 a deal
-DEAL_SHARE = {("demos", "ismcts@64"): 50, ("demos", "ismcts@256"): 125,
+DEAL_SHARE = {("demos", "ismcts@64"): 50, ("demos", "ismcts@256"): 40,
               ("protocole", "ismcts@16"): 50, ("assemblee", "random"): 10,
               ("assemblee", "adaptive"): 10}
 
@@ -498,7 +498,7 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
     if notes:
         md += [""] + [f"- {n}" for n in notes]
     if ratings:
-        shares = ", ".join(f"{s} 1/{v}" for (g, s), v in DEAL_SHARE.items())
+        shares = ", ".join(f"{s} 1/{v}" for (g, s), v in DEAL_SHARE.items() if g == "demos")
         md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
                f"from the matches above, the others from {games // 20} deals, a share of "
                f"that for the slower rungs: {shares}):", "",

@@ -217,26 +217,40 @@ def test_generic_path_cooperative_game_with_a_toy_budgeted_plugin(tmp_path):
 # ------------------------------------------------------------------ the committed traces
 
 
-@pytest.mark.parametrize("folder, column", [("demos-4p", 1), ("demos-2v2", 2)])
-def test_committed_traces_match_the_readme_and_make_skill(folder, column):
+DEMOS_TABLE = "| step | DĒMOS full 4p | DĒMOS 2v2 |"
+PROTOCOLE_TABLE = "| step | Protocole each 4p | Protocole all together, level 2 |"
+
+
+@pytest.mark.parametrize("folder, column, table", [
+    ("demos-4p", 1, DEMOS_TABLE), ("demos-2v2", 2, DEMOS_TABLE),
+    ("protocole-each-4p", 1, PROTOCOLE_TABLE), ("protocole-coop-l2-4p", 2, PROTOCOLE_TABLE)])
+def test_committed_traces_match_the_readme_and_make_skill(folder, column, table):
     """results/skill/<folder>/skill.json is what the README's table quotes (3 decimals,
-    bold where significant, the depth) and was made by the command `make skill` runs."""
+    bold where significant, the depth, the gap to the omniscient ceiling) and was made by
+    the command `make skill` runs."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     t = json.loads((root / "results" / "skill" / folder / "skill.json").read_text())
     readme = (root / "README.md").read_text()
-    section = readme[readme.index("### How strong are the bots? The skill trace"):]
+    whole = readme[readme.index("### How strong are the bots? The skill trace"):]
+    section = whole[whole.index(table):]
+    num = lambda x: f"{x:+.3f}".replace("-", "−")       # noqa: E731
     for s in t["steps"]:
         row = re.search(rf"^\| @{s['low']} → @{s['high']} \|(.*)$", section, re.M).group(1)
         cell = row.split("|")[column - 1].strip()
-        num = lambda x: f"{x:+.3f}".replace("-", "−")       # noqa: E731
         gain = f"**{num(s['gain'])}**" if s["significant"] else num(s["gain"])
         assert cell == f"{gain} [{num(s['ci_lo'])}, {num(s['ci_hi'])}]"
     depth = re.search(r"^\| skill depth \(Holm\) \|(.*)$", section, re.M).group(1)
     assert depth.split("|")[column - 1].strip() == f"{t['skill_depth']} of {len(t['steps'])}"
+    c = t["ceiling"]
+    assert c["policy"] == "omniscient"
+    top = "@" + c["against"].split("@")[1]
+    row = re.search(rf"^\| omniscient − {top} \|(.*)$", section, re.M).group(1)
+    assert row.split("|")[column - 1].strip() == (f"{num(c['gain'])} [{num(c['ci_lo'])}, "
+                                                  f"{num(c['ci_hi'])}]")
     make = (root / "Makefile").read_text()
     assert "$(VENV)/bin/" + t["command"] in make
-    assert t["command"] in section
+    assert t["command"] in whole
     assert t["git_revision"] and not t["git_revision"].endswith("-dirty")

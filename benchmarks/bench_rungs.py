@@ -34,13 +34,14 @@ import history  # noqa: E402  (stamps the start date and load before anything ru
 
 RUNGS = {
     "demos": ["random", "greedy", "heuristic", "tuned", "search", "ismcts@16", "ismcts@64",
-              "ismcts@256", "omniscient@64"],
-    "protocole": ["random", "cautious", "planner", "ismcts@16", "ismcts@64"],
+              "ismcts@256", "omniscient"],
+    "protocole": ["random", "cautious", "planner", "ismcts@16", "ismcts@64", "omniscient"],
 }
 
 
 def _kit(game: str):
-    """(config, play_batch, resolve, MAXP, RES_LEN, DIAG_LEN, D_CHECKED) of a game."""
+    """(config, play_batch, resolve, available, MAXP, RES_LEN, DIAG_LEN, D_CHECKED,
+    C_TRUTH) of a game."""
     from demos_sim.kernel import D_CHECKED
     from demos_sim.tournament import make_config
 
@@ -54,18 +55,20 @@ def _kit(game: str):
         from demos_sim.protocole.engine import DIAG_LEN, play_batch
         from demos_sim.protocole.policies import available, resolve
         config = make_config("protocole", 4, mode="each")
-    return config, play_batch, resolve, available, L.MAXP, L.RES_LEN, DIAG_LEN, D_CHECKED
+    return (config, play_batch, resolve, available, L.MAXP, L.RES_LEN, DIAG_LEN, D_CHECKED,
+            L.C_TRUTH)
 
 
 def measure(game: str, spec: str, seconds: float) -> dict:
     from demos_sim.sim_common import play_rows
 
-    config, play_batch, resolve, _, maxp, res_len, diag_len, d_checked = _kit(game)
+    config, play_batch, resolve, _, maxp, res_len, diag_len, d_checked, truth = _kit(game)
     pols = lambda: resolve([spec], 4)      # noqa: E731
     cfg = config.to_array()
 
     def play(chunk, count, arr=cfg):
-        return play_rows(play_batch, arr, pols, maxp, res_len, diag_len, 7, chunk, count)
+        return play_rows(play_batch, arr, pols, maxp, res_len, diag_len, 7, chunk, count,
+                         truth_slot=truth)
 
     play(0, 2)                                           # compile / load the cache
     games, cpu, n, chunk = 0, 0.0, 8, 1

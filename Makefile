@@ -22,7 +22,8 @@ analyses: $(STAMP)
 	$(VENV)/bin/demos-sim analyse --workers 2
 
 # The committed skill traces (results/skill/): each doubling of ismcts's budget against the
-# one below, DĒMOS full 4p and 2v2 (about 20 min niced on this 2-core machine, both).
+# one below and the gap to the omniscient reference: DĒMOS full 4p and 2v2, Protocole each
+# for themselves and all together level 2 (about 30 min on this 2-core machine, all four).
 skill: $(STAMP)
 	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
 	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2

@@ -385,8 +385,8 @@ def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
     t0 = time.perf_counter()
     row = {"game": ld.label, "policy": hi, "against": lo}
     if ld.measure == "in_place":           # hi and lo each in a population player's place
-        a = _in_place(ld, config, hi, deals, seed)
-        b = _in_place(ld, config, lo, deals, seed)
+        a = in_place(ld.game, config, ld.population, hi, deals, seed)
+        b = in_place(ld.game, config, ld.population, lo, deals, seed)
         m = Match(ld.game, (hi, lo), deals, seed, ["?"] * ld.players, a, b, 0.0)
         w, ci = m.win_share()
         row.update(measure="win share in the same seat", value=w, ci_lo=ci[0], ci_hi=ci[1],
@@ -412,17 +412,23 @@ def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
     return row
 
 
-def _in_place(ld: Ladder, config, spec: str, deals: int, seed: int) -> np.ndarray:
-    """Per deal, ``spec``'s M1 wins summed over the seats it took in turn among the
-    population (as :func:`demos_sim.tuner.bot.seat_player` scores a candidate; the
-    population itself: the all-population game's wins, one per won deal)."""
-    if spec == ld.population:
-        return side_shares(ld.game, config, [spec] * ld.players, deals, seed).sum(axis=1)
-    a = np.zeros(deals)
-    for s_ in range(ld.players):
-        specs = [ld.population] * ld.players
+def in_place(game: str, config, population: str, spec: str, games: int, seed: int,
+             plugins: tuple = ()) -> np.ndarray:
+    """Per deal ``0 … games-1`` of ``seed``, the M1 wins of ``spec`` sitting at every seat
+    in turn among ``population`` players, summed over those seats; ``spec`` = the
+    population: the all-population game's wins (one per won deal). Two policies' sums on
+    the same deals compare them in the same seat (L'Assemblée's ladder, and
+    :func:`demos_sim.tuner.bot.seat_player`, which scores a best response this way)."""
+    from demos_sim.game import get_game
+
+    n = get_game(game).players_of(config)
+    if spec == population:
+        return side_shares(game, config, [spec] * n, games, seed, plugins).sum(axis=1)
+    a = np.zeros(games)
+    for s_ in range(n):
+        specs = [population] * n
         specs[s_] = spec
-        a += side_shares(ld.game, config, specs, deals, seed)[:, s_]
+        a += side_shares(game, config, specs, games, seed, plugins)[:, s_]
     return a
 
 

@@ -193,20 +193,13 @@ def seat_player(game: str, config, policy: str, plugins: tuple = ()) -> Callable
     the population player's at the same seat in the all-population game of the deal (so
     ``a / (a + b)`` is 0.5 when the candidate does exactly as well as the player it
     replaces; common deals throughout)."""
-    from demos_sim.game import get_game
-    from demos_sim.tournament import side_shares
-
-    n = get_game(game).players_of(config)
+    from demos_sim.tournament import in_place
 
     def play(vec, population, seed, deals):
-        base = side_shares(game, config, [population] * n, deals, seed, plugins)
-        a = np.zeros(deals)
+        b = in_place(game, config, population, population, deals, seed, plugins)
         with candidate(policy, vec, game) as name:
-            for s_ in range(n):
-                specs = [population] * n
-                specs[s_] = name
-                a += side_shares(game, config, specs, deals, seed, plugins)[:, s_]
-        return a, base.sum(axis=1)
+            a = in_place(game, config, population, name, deals, seed, plugins)
+        return a, b
 
     return play
 

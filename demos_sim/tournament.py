@@ -33,7 +33,7 @@ share of ``y``'s variance that the (deal, side) explains after the mean effect o
 whichever policy sat there (a fixed effect ``f``: the (rotation, side) mean over deals
 minus the side's mean over rotations, so the side's own advantage counts with the seat):
 ``σ²_deal / (σ²_deal + σ²_rotation + Var f)`` by one-way random-effects ANOVA
-(:func:`demos_sim.analysis.core.stats.luck_share`). 1: the cards and the seat alone
+(:func:`demos_sim.runner.intervals.luck_share`). 1: the cards and the seat alone
 decide who wins, whoever plays them; near 0: who plays decides. Its 95% interval is
 a bootstrap over the groups.
 
@@ -123,7 +123,7 @@ class Match:
         """The luck share (module docstring), or None for a cooperative match."""
         if self.coop or self.shares is None or self.shares.shape[1] < 2:
             return None
-        from demos_sim.analysis.core.stats import luck_share
+        from demos_sim.runner.intervals import luck_share
 
         g, r, k = self.shares.shape
         y = self.shares.transpose(0, 2, 1).reshape(g * k, r)     # (deal, side) x rotation

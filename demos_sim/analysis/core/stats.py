@@ -212,69 +212,8 @@ def bernoulli_sd(p: float) -> float:
 
 
 # ------------------------------------------------------------------------ luck share
-@dataclass(frozen=True)
-class LuckShare:
-    """The share of a result's variance that the deal explains (see :func:`luck_share`)."""
-
-    share: float
-    lo: float
-    hi: float
-    deals: int
-    replays: int
-    between: float           # variance between deals (σ²_deal)
-    within: float            # variance within a deal (σ²_replay)
-
-
-def luck_share(y, offset=None, boot: int = 200, seed: int = 0) -> LuckShare:
-    """How much of the outcome the deal decides, under common random numbers.
-
-    ``y`` is a (deals × replays) array: the same result (a seat's M1 win share) when each
-    deal is replayed ``r`` times with only the players changed (e.g. the policies
-    rotated through the seats). The one-way random-effects model
-    ``y_ij = μ + f_ij + a_i + e_ij`` (a fixed effect ``f_ij`` of the replay, given as
-    ``offset``, e.g. the mean result of the policy that sat there; the deal effect
-    ``a_i``; the replay noise ``e_ij``) gives, from the ANOVA mean squares of
-    ``y − f``::
-
-        MSB = r·Σ_i (ȳ_i − ȳ)² / (D − 1)     MSW = Σ_ij (y_ij − ȳ_i)² / (D (r − 1))
-        σ²_deal = (MSB − MSW) / r           σ²_replay = MSW
-        luck share L = σ²_deal / (σ²_deal + σ²_replay + Var f)
-
-    Without ``offset`` (``f = 0``) L is the intraclass correlation ICC(1). L = 1 when the
-    deal alone decides the result (every replay the same), about 0 when the result does
-    not depend on the deal; it can fall slightly below 0 by sampling error. The 95%
-    interval is a percentile bootstrap over deals (``boot`` resamples, fixed ``seed``).
-    """
-    import numpy as np
-
-    y = np.asarray(y, dtype=float)
-    if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
-        raise ValueError(f"luck_share needs a (deals >= 2) x (replays >= 2) array, got "
-                         f"shape {y.shape}")
-    f = np.zeros_like(y) if offset is None else np.asarray(offset, dtype=float)
-    if f.shape != y.shape:
-        raise ValueError(f"offset has shape {f.shape}, y {y.shape}")
-    d, r = y.shape
-
-    def parts(yy, ff):
-        e = yy - ff
-        means = e.mean(axis=1)
-        msb = r * ((means - means.mean()) ** 2).sum() / (d - 1)
-        msw = ((e - means[:, None]) ** 2).sum() / (d * (r - 1))
-        return (msb - msw) / r, msw, float(ff.var())
-
-    between, within, fixed = parts(y, f)
-    tot = between + within + fixed
-    share = float(between / tot) if tot > 0 else float("nan")
-    rng = np.random.default_rng(seed)
-    bs = []
-    for _ in range(boot):
-        i = rng.integers(0, d, d)
-        b, w, fx = parts(y[i], f[i])
-        if b + w + fx > 0:
-            bs.append(b / (b + w + fx))
-    lo, hi = (np.percentile(bs, [2.5, 97.5]) if bs else (float("nan"),) * 2)
-    return LuckShare(share, float(lo), float(hi), d, r, float(between), float(within))
+# (in the runner, below both the analyses and the tournament that print it)
+from demos_sim.runner.intervals import LuckShare, luck_share  # noqa: E402,F401
 
 
 def won_gap(mean: float, sd: float, games: int, won: float,

@@ -109,6 +109,7 @@ from demos_sim.demos.policies.heuristic import (
     heuristic_policy, unseen_cards, util,
 )
 from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.halving import keep_better_half, stage_length
 from demos_sim.rng import below
 
 # after heuristic's own parameters (0-17: its decisions, search's 12-13, team play 14-17),
@@ -525,12 +526,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
     active = k
     # sequential halving: the budget in equal stages; after each stage but the last the
     # better half of the candidates goes on, until two are left
-    stages = 1
-    x = 2
-    while x < k:
-        x *= 2
-        stages += 1
-    per = max(1, budget // stages)
+    per = stage_length(k, budget)
     cut = per
     for it in range(budget):
         if truth:
@@ -542,21 +538,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
         if it == cut - 1 and active > 2:
             cut += per
             # the better half goes on (stable: ties keep the static order)
-            keep = (active + 1) // 2
-            for a in range(keep):
-                b = a
-                for c in range(a + 1, active):
-                    if tot[c] > tot[b]:
-                        b = c
-                if b != a:
-                    for c in range(b, a, -1):           # move b to a, keep the order
-                        x = tot[c]
-                        tot[c] = tot[c - 1]
-                        tot[c - 1] = x
-                        y = ws[CAND + c]
-                        ws[CAND + c] = ws[CAND + c - 1]
-                        ws[CAND + c - 1] = y
-            active = keep
+            active = keep_better_half(tot, ws[CAND:], active)
     if kind == K_VETO:
         vleft = max(1, ws[WVET + cfg[C_SIDE + obs[O_SEAT]]])
         cost = params[P_VETO_COST] * (1.0 - np.exp(-obs[O_PILE_LEFT] / 4.0)) / vleft

@@ -102,6 +102,7 @@ from demos_sim.protocole.policies.basic import (
     CAUTIOUS_PARAMS, CONVENTION_PARAMS, cautious, convention,
 )
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
+from demos_sim.halving import keep_better_half, stage_length
 from demos_sim.rng import below, next_u64
 
 P_BUDGET, P_ROLL, P_RECORD, P_PRIOR, P_PRIOR_COOP = range(len(PLANNER_PARAMS),
@@ -322,12 +323,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
     res = np.zeros(RES_LEN, np.int64)
     budget = max(1, int(params[P_BUDGET]))
     prior = params[P_PRIOR_COOP if cfg[C_MODE] != 0 else P_PRIOR] / np.sqrt(budget)
-    stages = 1
-    x = 2
-    while x < k:
-        x *= 2
-        stages += 1
-    per = max(1, budget // stages)
+    per = stage_length(k, budget)
     cut = per
     active = k
     for it in range(budget):
@@ -340,21 +336,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
                 tot[c] += prior
         if it == cut - 1 and active > 2:
             cut += per
-            keep = (active + 1) // 2          # the better half goes on (stable order)
-            for a in range(keep):
-                b = a
-                for c in range(a + 1, active):
-                    if tot[c] > tot[b]:
-                        b = c
-                if b != a:
-                    for c in range(b, a, -1):
-                        t = tot[c]
-                        tot[c] = tot[c - 1]
-                        tot[c - 1] = t
-                        y = cand[c]
-                        cand[c] = cand[c - 1]
-                        cand[c - 1] = y
-            active = keep
+            active = keep_better_half(tot, cand, active)   # the better half goes on
     bi = 0
     for c in range(1, active):
         if tot[c] > tot[bi]:

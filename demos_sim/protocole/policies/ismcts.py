@@ -103,7 +103,7 @@ from demos_sim.protocole.policies.basic import (
 )
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
 from demos_sim.halving import keep_better_half, stage_length
-from demos_sim.rng import below, next_u64
+from demos_sim.rng import next_u64, shuffle_inplace
 
 P_BUDGET, P_ROLL, P_RECORD, P_PRIOR, P_PRIOR_COOP = range(len(PLANNER_PARAMS),
                                                          len(PLANNER_PARAMS) + 5)
@@ -134,11 +134,7 @@ def _deal_pool(pool, rng):
         cards[k] = lowest_bit(x)
         x &= x - 1
         k += 1
-    for i in range(k - 1, 0, -1):
-        j = below(rng, 0, i + 1)
-        t = cards[i]
-        cards[i] = cards[j]
-        cards[j] = t
+    shuffle_inplace(cards, k, rng, 0)
     return cards, k
 
 

@@ -51,7 +51,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 # ---------------------------------------------------------------- the analyses, small
-SMALL_GAMES = 512     # games per grid point when the tests run an analysis
+SMALL_GAMES = 512     # games per grid point when the tests run an analysis (main rung)
+
+
+def small_games(module, experiment: str | None = None) -> dict:
+    """bot -> games per grid point of each rung in the tests' small run of ``module``
+    (:data:`SMALL_GAMES` at the main rung, the others in proportion to their shares)."""
+    from demos_sim.analysis.core.protocol import quick_games
+
+    stem = experiment if experiment is not None else module.EXPERIMENTS[0]
+    return quick_games(module, stem, SMALL_GAMES)
 
 
 import pytest  # noqa: E402

@@ -75,9 +75,10 @@ def run_experiments(mod, out: Path, workers: int, games: int | None, quiet: bool
                     runs: Runs) -> None:
     """Run (or resume) every experiment of ``mod`` at every rung; load their tables."""
     for stem in getattr(mod, "EXPERIMENTS", []):
+        quick = protocol.quick_games(mod, stem, games) if games is not None else {}
         for bot, share in protocol.rungs(mod, stem).items():
             exp = load_experiment(experiment_path(stem), bot=bot)
-            n = games if games is not None else max(1, round(exp.games * share))
+            n = quick[bot] if games is not None else max(1, round(exp.games * share))
             exp = exp.with_games(n)
             folder = out / "runs" / exp.name
             t0 = time.perf_counter()

@@ -63,8 +63,9 @@ def add_analyse_parser(sub) -> None:
                     help=f"output folder (default {DEFAULT_OUT})")
     ap.add_argument("--workers", type=int, default=1, help="worker processes per run")
     ap.add_argument("--games", type=int, default=None,
-                    help="games per grid point for every run (default: each file's own, "
-                         "scaled per bot rung); small values for a quick look")
+                    help="a quick look: N games per grid point at a file's main rung, "
+                         "the other rungs in proportion to their shares, at least 16 "
+                         "(default: each file's own games, scaled per bot rung)")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild report.html/report.md from the sections already written")
     ap.add_argument("--quiet", action="store_true")

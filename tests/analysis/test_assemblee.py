@@ -33,11 +33,12 @@ def test_tables_present_and_sized(tables):
     assert sorted(cs["players"].unique()) == list(range(4, 16))
     assert (cs["games"] == SMALL_GAMES).all()
     ch = tables["characters"]
-    assert sorted(ch["bot"].unique()) == ["aggressive", "civic"]
+    assert sorted(ch["bot"].unique()) == ["adaptive", "aggressive", "civic"]
     assert (ch.groupby("bot").size() == 15).all()
     pg = tables["public_goods"]
     assert set(pg.groupby(["bot", "players"]).size().items()) == {
-        (("civic", 6), 7), (("civic", 10), 11), (("reciprocal", 6), 7), (("reciprocal", 10), 11)}
+        (("civic", 6), 7), (("civic", 10), 11), (("reciprocal", 6), 7), (("reciprocal", 10), 11),
+        (("adaptive", 6), 7), (("adaptive", 10), 11)}
 
 
 def test_shares_and_intervals(tables):

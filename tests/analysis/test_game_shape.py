@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SMALL_GAMES
+from conftest import small_games
 
 from demos_sim.analysis.core.sections import load_tables
 from demos_sim.analysis.core.stats import adjust, ratio_ci, share_of_won
@@ -26,10 +26,11 @@ def test_every_setup_and_rung_is_there(tables):
         assert set(d["setup"]) == want
         # one row per seat in individual modes, per side in team modes: 2*(3+4+5) + 2+2+3
         assert len(d) == 31
-    assert (seat["games"] == SMALL_GAMES).all()
+    assert (seat["games"] == seat["bot"].map(small_games(game_shape))).all()
     for name in ("shape", "combo_share", "win_harmony"):
         assert set(tables[name]["setup"]) == want
-        assert (tables[name]["games"] == SMALL_GAMES).all()
+        t = tables[name]
+        assert (t["games"] == t["bot"].map(small_games(game_shape))).all()
 
 
 def test_shares_add_up_and_intervals_contain_their_means(tables):

@@ -7,7 +7,7 @@ hand-built input, and known zero-effect comparisons played by the runner.
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SMALL_GAMES
+from conftest import small_games
 
 from demos_sim.analysis.core.sections import load_tables
 from demos_sim.analysis.questions import media
@@ -30,7 +30,7 @@ def test_tables_and_sizes(tabs):
         t = tabs[name]
         assert set(t["setup"]) == setups, name
         assert set(t["bot"]) == set(media.RUNGS)
-        assert (t["games"] == SMALL_GAMES).all(), name
+        assert (t["games"] == t["bot"].map(small_games(media))).all(), name
     assert set(tabs["media_target"]["setup"]) == {"2v2", "2v3", "2v2+1"}
     assert set(tabs["independent"]["setup"]) == {"2v2+1"}
 
@@ -48,7 +48,7 @@ def test_shares_and_intervals(tabs):
     for (bot, setup), v in tot.items():
         assert v == pytest.approx(n[setup])
         pg = bm[(bm["bot"] == bot) & (bm["setup"] == setup)]["player_games"].sum()
-        assert pg == n[setup] * SMALL_GAMES
+        assert pg == n[setup] * small_games(media)[bot]
     c = tabs["cancel"]
     assert c["cancel_share"].between(0, 1).all()
     _ci_ok(c, "cancel_share", "ci_low", "ci_high")

@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SMALL_GAMES
+from conftest import SMALL_GAMES, small_games
 
 from demos_sim.analysis.core.stats import Z95
 from demos_sim.analysis.questions import protocole_levels as PL
@@ -106,16 +106,18 @@ def _ci_ok(df, m, lo, hi):
 def test_coop_win(tables):
     cw = tables["coop_win"]
     assert set(cw["bot"]) == set(PL.RUNGS)
-    assert len(cw) == len(PL.RUNGS) * 3 * 3 and (cw["games"] == GAMES).all()
+    n = cw["bot"].map(small_games(PL))
+    assert len(cw) == len(PL.RUNGS) * 3 * 3 and (cw["games"] == n).all()
     assert cw["win_rate"].between(0, 1).all()
     _ci_ok(cw, "win_rate", "ci_low", "ci_high")
-    assert (cw["wins"] == (cw["win_rate"] * GAMES).round()).all()
+    assert (cw["wins"] == (cw["win_rate"] * n).round()).all()
     total = cw["win_rate"] + cw["loss_elimination"] + cw["loss_reinforced"] + cw["truncated"]
     assert np.allclose(total, 1.0)
     assert (cw.loc[cw["level"] == 1, "loss_reinforced"] == 0).all()
     # skill policies: level 3 is much harder than level 1 (13-45 points): at least 4
-    # standard errors of the difference (unpaired binomial se: 2.4-3.1 points at 512 games)
-    for key, g in cw[cw["bot"].isin(PL.SKILL)].groupby(["bot", "players"]):
+    # standard errors of the difference (unpaired binomial se: 2.4-3.1 points at 512 games;
+    # the search rung's 16 games are too few for this)
+    for key, g in cw[cw["bot"].isin(PL.SKILL) & (n == GAMES)].groupby(["bot", "players"]):
         w = g.set_index("level")["win_rate"]
         se = math.sqrt((w[1] * (1 - w[1]) + w[3] * (1 - w[3])) / GAMES)
         assert w[1] - w[3] > 4 * se, key
@@ -172,7 +174,7 @@ def test_losses(tables):
 
 def test_each(tables):
     es, su = tables["each_seats"], tables["each_summary"]
-    assert len(es) == len(PL.RUNGS) * (2 + 3 + 4) and (es["games"] == GAMES).all()
+    assert len(es) == len(PL.RUNGS) * (2 + 3 + 4) and (es["games"] == es["bot"].map(small_games(PL))).all()
     for c in ("win_share", "eliminated"):
         assert es[c].between(0, 1).all()
     _ci_ok(es, "win_share", "win_ci_low", "win_ci_high")

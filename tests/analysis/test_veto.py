@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import SMALL_GAMES
+from conftest import small_games
 
 from demos_sim.analysis.core.protocol import Run, Runs, experiment_path
 from demos_sim.analysis.core.sections import load_tables
@@ -29,7 +29,7 @@ def test_every_seat_and_side_is_restricted_once(tables):
         assert list(d[d["setup"] == "2v2"]["seats"]) == ["0,2", "1,3"]
         assert list(d[d["setup"] == "2v3"]["seats"]) == ["0,2", "1,3,4"]
         assert list(d[d["setup"] == "2v2+1"]["seats"]) == ["0,2", "1,3", "4"]
-    assert (v["games"] == SMALL_GAMES).all()
+    assert (v["games"] == v["bot"].map(small_games(veto))).all()
 
 
 def test_intervals_and_shares(tables):
@@ -119,7 +119,7 @@ def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path):
 
 def test_usage_tables(tables):
     u, s, r = tables["veto_usage"], tables["veto_by_side"], tables["veto_round"]
-    assert len(u) == 6 * len(veto.RUNGS) and (u["games"] == SMALL_GAMES).all()
+    assert len(u) == 6 * len(veto.RUNGS) and (u["games"] == u["bot"].map(small_games(veto))).all()
     # vetoes by side add up to all vetoes; so do vetoes by round
     tot = u.set_index(["bot", "setup"])["vetoes"]
     assert np.allclose(s.groupby(["bot", "setup"])["vetoes_per_game"].sum(), tot.sort_index())

@@ -44,6 +44,14 @@ from demos_sim import ConfigError
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[3] / "experiments" / "analyses"
 DEFAULT_RUNGS = {"greedy": 1.0}
+# The DĒMOS bot ladder of the analyses (bot -> share of a file's games), weaker first:
+# greedy; heuristic and tuned (its parameters tuned by self-play, as fast); the
+# information-set search at the budget that beats tuned on the ladder (results/ladder:
+# ismcts@64 0.517 [0.501, 0.533]), about 25 games/s a core against heuristic's 7,400,
+# hence its small share (its 50,000 games take about 17 of make analyses' minutes): its
+# intervals are about 16× wider than greedy's, so it sees only the larger effects.
+DEMOS_RUNGS = {"greedy": 1.0, "heuristic": 0.25, "tuned": 0.25, "ismcts@64": 1 / 256}
+QUICK_MIN_GAMES = 16     # a quick run's (--games N) smallest rung, games per point
 REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
 DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")
 
@@ -166,6 +174,15 @@ def rungs(module, experiment: str) -> dict[str, float]:
     """The rungs (bot -> share of the file's games) at which ``module`` runs a file."""
     return (getattr(module, "EXPERIMENT_RUNGS", {}).get(experiment)
             or getattr(module, "RUNGS", DEFAULT_RUNGS))
+
+
+def quick_games(module, experiment: str, games: int) -> dict[str, int]:
+    """Games per point of each rung in a quick run (``--games N``): N at the rung of the
+    largest share, the others in proportion to their shares (at least
+    :data:`QUICK_MIN_GAMES`), so a quick run keeps the full run's proportions."""
+    rs = rungs(module, experiment)
+    top = max(rs.values())
+    return {b: max(QUICK_MIN_GAMES, round(games * s / top)) for b, s in rs.items()}
 
 
 def tunes(module) -> list[Tune]:

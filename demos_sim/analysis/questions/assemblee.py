@@ -2,8 +2,8 @@
 personalities, variants and a tuning example.
 
 Experiments (``experiments/analyses/assemblee_*.toml``); the rung (``{bot}``) is the
-persona of the cooperating population — civic, against reciprocal or aggressive (see
-:data:`EXPERIMENT_RUNGS`), the robustness axis:
+persona of the cooperating population — civic, against reciprocal or aggressive, and
+``adaptive`` (see :data:`EXPERIMENT_RUNGS`), the robustness axis:
 
 - ``assemblee_collapse``: players 4–15 × populations (all {bot}, all free_rider, all
   aggressive, all random): collapse rate, events pending at collapses, ostracism.
@@ -41,7 +41,9 @@ METHOD = (
     "Bots: the population's persona is the rung: civic (first rung) against reciprocal "
     "(pledges only when every other player pledged at the last call; half the games) where "
     "free riders play and for the variants, against aggressive (half the games) for the "
-    "character and personality values; the collapse-by-player-count screen runs at civic "
+    "character and personality values; and everywhere against adaptive (half the games: "
+    "the persona tuned as a best response to a civic city, demos-sim tune-bot --game "
+    "assemblee); the collapse-by-player-count screen runs at civic "
     "only (its other populations do not depend on the rung). Rates and means carry 95% normal intervals over "
     "games (clipped to [0, 1] for shares); ratios (mean winning bid, share of collapses with "
     "an event pending, win share of holders, cost per ostracism) carry delta-method "
@@ -67,10 +69,13 @@ EXPERIMENTS = ["assemblee_collapse", "assemblee_public_goods_6p", "assemblee_pub
 # free riders play; civic against aggressive (attacks and ostracises the leader) for the
 # character and personality values. `conditional` (threshold 1/2) plays exactly like
 # civic in every population here, so it would only repeat the first rung.
-RUNGS = {"civic": 1.0, "reciprocal": 0.5}
+# `adaptive` (the persona tuned as a best response to a civic city, `demos-sim tune-bot
+# --game assemblee`) is the third population everywhere a population is compared.
+RUNGS = {"civic": 1.0, "reciprocal": 0.5, "adaptive": 0.5}
 EXPERIMENT_RUNGS = {"assemblee_collapse": {"civic": 1.0},
-                    "assemblee_characters": {"civic": 1.0, "aggressive": 0.5},
-                    "assemblee_personalities": {"civic": 1.0, "aggressive": 0.5}}
+                    "assemblee_characters": {"civic": 1.0, "aggressive": 0.5, "adaptive": 0.5},
+                    "assemblee_personalities": {"civic": 1.0, "aggressive": 0.5,
+                                                "adaptive": 0.5}}
 TUNE_FILE = "assemblee_tune"
 # at the first rung; a quick look (--games G): at most 8 trials of G games, the race to 4G
 TUNES = [Tune(TUNE_FILE, quick_final=4, quick_trials=8)]

@@ -19,13 +19,14 @@ from demos_sim.analysis.core.fairness import with_verdicts
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
-from demos_sim.analysis.core.protocol import experiment_path
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, experiment_path
 from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, p_value, share_of_won
 from demos_sim.runner.experiment import load_experiment
 
 TITLE = "Seat advantage and game shape"
 METHOD = (
-    "Every seat plays the same bot (greedy, then heuristic: two rungs of the ladder). "
+    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
+    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). "
     "Individual modes: full and simplified rules at 3, 4 and 5 players; team modes "
     "2v2 (ABAB), 2v3 (ABABB) and 2v2+1 (ABABI), full rules. Seat 0 deals round 0 "
     "(D2.1), so it acts last in round 0 and seat 1 first; the seat number is the offset "
@@ -47,7 +48,7 @@ METHOD = (
     "distribution of the winning trio's harmony (share of games) complete the shape."
 )
 EXPERIMENTS = ["game_shape_individual", "game_shape_2v2", "game_shape_2v3", "game_shape_2v2p1"]
-RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+RUNGS = DEMOS_RUNGS
 SHOW = ["seat_share", "shape", "combo_share"]   # win_harmony: its plot (90 rows)
 ALPHA = 0.05
 HOLM = "holm"

@@ -31,11 +31,13 @@ import pandas as pd
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, panels
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS
 from demos_sim.analysis.core.stats import adjust, diff_same_games, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
-    "Every seat plays the same bot (greedy; heuristic at a quarter of the games). "
+    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
+    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). "
     "Observational tables come from the default rules (Media compulsory, D6.2): win share "
     "(M1) of a player by Media held at the Scandal (0/1/2), of players aimed at by a Media "
     "or not, and of the acting side by the target's side — ratio estimates over "
@@ -54,7 +56,7 @@ METHOD = (
     "correlation within a game (Var(a - b) <= (sd_a + sd_b)^2).")
 EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "media_2v2_nomedia",
                "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"]
-RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+RUNGS = DEMOS_RUNGS
 SHOW = ["swing", "by_media", "targeted", "media_target", "cancel", "independent",
         "revealed"]     # held_by_seat is written to CSV too
 ALPHA = 0.05

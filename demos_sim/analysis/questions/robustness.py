@@ -1,7 +1,8 @@
 """Skill robustness: do the conclusions survive a stronger bot?
 
 Every analysis runs its experiments at two or more rungs of the bot ladder (DĒMOS
-``greedy`` and ``heuristic``; Protocole's policies) and names its headline figures in
+``greedy``, ``heuristic``, ``tuned`` and ``ismcts@64``; Protocole's policies; L'Assemblée's
+populations) and names its headline figures in
 ``key_figures(tables)``: a figure (usually a paired difference or a distance from
 parity), the bot, its mean and 95% interval. This analysis declares
 ``READS_KEY_FIGURES``: the suite hands it the key figures of the sections already written
@@ -42,14 +43,17 @@ from demos_sim.analysis.core.plotting import panels, png_bytes
 TITLE = "Skill robustness: conclusions across rungs of the bot ladder"
 METHOD = (
     "Each analysis's headline figures (its key_figures) are computed with at least two "
-    "bots: DĒMOS greedy and heuristic (the heuristic plays fewer games: it is slower), "
-    "Protocole's policies. Each pair of bots is labelled on the size of the figure: flips "
+    "bots: DĒMOS greedy, heuristic, tuned and ismcts@64 (the stronger play fewer games: "
+    "they are slower), Protocole's policies and ismcts@16, L'Assemblée's populations. "
+    "Each pair of bots is labelled on the size of the figure: flips "
     "(opposite significant signs, flagged), grows or shrinks with skill (the change "
     "stronger − weaker has a 95% interval ± sqrt(hw_a² + hw_b²), conservative, excluding 0), "
     "holds across skill (same significant sign, no significant change), uncertain (one bot "
-    "detects it, the change is not significant), none (neither detects it).")
+    "detects it, the change is not significant), none (neither detects it). The ladder "
+    "table labels each figure from its weakest rung to its strongest the same way and "
+    "shows its sign at every rung.")
 READS_KEY_FIGURES = True
-SHOW = ["flips", "comparison"]
+SHOW = ["flips", "ladder", "comparison"]
 
 
 def label(mean_a: float, lo_a: float, hi_a: float, mean_b: float, lo_b: float,
@@ -97,12 +101,41 @@ def compare(kf: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=cols)
 
 
+def ladder(kf: pd.DataFrame) -> pd.DataFrame:
+    """One row per figure: its sign at every rung (weakest first, ``+``/``-``/``0``) and
+    the verdict from the weakest rung to the strongest (:func:`label`), with a flag when
+    any pair of rungs flips."""
+    rows = []
+    for (analysis, figure), g in kf.groupby(["analysis", "figure"], sort=False):
+        g = g.drop_duplicates("bot")
+        if len(g) < 2:
+            continue
+        a, b = g.iloc[0], g.iloc[-1]
+        verdict, d, dlo, dhi = label(a["mean"], a["ci_low"], a["ci_high"], b["mean"],
+                                     b["ci_low"], b["ci_high"])
+        signs = [sign(r.ci_low, r.ci_high) for r in g.itertuples()]
+        rows.append({"analysis": analysis, "figure": figure, "rungs": len(g),
+                     "bots": " < ".join(g["bot"]),
+                     "signs": " ".join("+" if x > 0 else "-" if x < 0 else "0" for x in signs),
+                     "weakest": a["bot"], "mean_weakest": a["mean"], "strongest": b["bot"],
+                     "mean_strongest": b["mean"], "ci_low_strongest": b["ci_low"],
+                     "ci_high_strongest": b["ci_high"], "change": d, "change_ci_low": dlo,
+                     "change_ci_high": dhi, "verdict": verdict,
+                     "flips_somewhere": 1 in signs and -1 in signs})
+    cols = ["analysis", "figure", "rungs", "bots", "signs", "weakest", "mean_weakest",
+            "strongest", "mean_strongest", "ci_low_strongest", "ci_high_strongest", "change",
+            "change_ci_low", "change_ci_high", "verdict", "flips_somewhere"]
+    return pd.DataFrame(rows, columns=cols)
+
+
 def tables(runs) -> dict[str, pd.DataFrame]:
-    """Every key figure compared across bots (``runs.key_figures``: the other sections')."""
+    """Every key figure compared across bots (``runs.key_figures``: the other sections'):
+    every pair of rungs (``comparison``) and the weakest against the strongest
+    (``ladder``)."""
     kf = runs.key_figures
     comp = compare(kf)
-    return {"comparison": comp, "flips": comp[comp["verdict"] == "flips"],
-            "key_figures": kf}
+    return {"ladder": ladder(kf), "comparison": comp,
+            "flips": comp[comp["verdict"] == "flips"], "key_figures": kf}
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
@@ -140,6 +173,13 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     counts = c["verdict"].value_counts()
     out = [f"{n} comparisons of {c['figure'].nunique()} key figures across bots: "
            + ", ".join(f"{counts.get(v, 0)} {PLURAL[v]}" for v in VERDICTS) + "."]
+    lad = tables.get("ladder")
+    if lad is not None and len(lad):
+        lc = lad["verdict"].value_counts()
+        out.append(f"From the weakest rung to the strongest, {len(lad)} figures: "
+                   + ", ".join(f"{lc.get(v, 0)} {PLURAL[v]}" for v in VERDICTS)
+                   + f"; {int(lad['flips_somewhere'].sum())} change sign somewhere on the "
+                   "ladder.")
     flags = []
     for r in c[c["verdict"] == "flips"].itertuples():
         flags.append(f"{r.analysis}: {r.figure}: {r.bot_a} {r.mean_a:+.4f} "

@@ -44,7 +44,7 @@ from demos_sim.analysis.core.fairness import fairness, mode_verdict
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure
-from demos_sim.analysis.core.protocol import Tune, experiment_path
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, Tune, experiment_path
 from demos_sim.analysis.core.stats import Z95, adjust, p_value, sample_mean_ci
 from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.runner.experiment import load_experiment
@@ -52,7 +52,8 @@ from demos_sim.sim_common import CHUNK
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
 METHOD = (
-    "Every seat plays the same bot (greedy; heuristic at a quarter of the games). Fair = "
+    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
+    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). Fair = "
     "every player has the same chance to be on the winning side = equal side win shares "
     "(M1; 2v2+1: teams A, B and the Independent at 1/3 of the won games each; the "
     "per-seat share, side share / side size, is shown too). A side's gap is its share "
@@ -74,7 +75,7 @@ METHOD = (
     "against 1/K, K sides) and per seat (each seat's share, side share / side size, "
     "against 1/n, n players), delta-method intervals of the share of won games.")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
-RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+RUNGS = DEMOS_RUNGS
 SHOW = ["fairness", "summary", "confirm", "tuner", "options", "decided"]
 # the same question through the generic tuner: one file per single rule change, run by
 # the suite at the first rung (a quick look: --games per trial, the race to 4x)

@@ -20,6 +20,7 @@ import pandas as pd
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import panels, png_bytes
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS
 from demos_sim.analysis.core.stats import adjust, p_value
 
 TITLE = "Variant impact: which readings of the ambiguous rules matter"
@@ -35,7 +36,7 @@ METHOD = (
 EXPERIMENTS = ["variants_demos_individual", "variants_demos_simplified", "variants_demos_2v2",
                "variants_demos_2v3", "variants_demos_2v2p1", "variants_protocole",
                "variants_protocole_each"]
-RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+RUNGS = DEMOS_RUNGS
 EXPERIMENT_RUNGS = {"variants_protocole": {"convention": 1.0, "planner": 0.25},
                     "variants_protocole_each": {"cautious": 1.0, "planner": 0.25}}
 METRICS = ("win_share", "no_winner", "rounds")
@@ -50,10 +51,19 @@ def _setup(meta: dict) -> str:
     return " ".join(parts) + f" {','.join(map(str, players))}p"
 
 
-def _skill(bot: str, experiment: str) -> str:
-    """Rung of the ladder: 'lower' (the file's first rung) or 'higher'."""
-    rungs = EXPERIMENT_RUNGS.get(experiment, RUNGS)
-    return "lower" if bot == next(iter(rungs)) else "higher"
+def _skill(bot: str, experiment: str) -> int:
+    """Rung of the ladder: the bot's place among the file's rungs (0: the weakest)."""
+    return list(EXPERIMENT_RUNGS.get(experiment, RUNGS)).index(bot)
+
+
+def _rungs(s: pd.DataFrame) -> list[int]:
+    return sorted(int(r) for r in s["rung"].unique())
+
+
+def _rung_name(s: pd.DataFrame, rung: int) -> str:
+    """'rung 2 (tuned, planner)': the bots that play at that place of their files' ladders."""
+    bots = list(dict.fromkeys(s.loc[s["rung"] == rung, "bot"]))
+    return f"rung {rung + 1} ({', '.join(bots)})"
 
 
 def tables(runs) -> dict[str, pd.DataFrame]:
@@ -72,7 +82,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                          "p": p_value(r.diff, r.diff_half_width)})
     effects = pd.DataFrame(rows)
     effects["p_holm"] = np.nan
-    for bot, idx in effects.groupby("rung").groups.items():
+    for bot, idx in effects.groupby("bot").groups.items():
         effects.loc[idx, "p_holm"] = adjust(effects.loc[idx, "p"].to_numpy(), "holm")
     effects["significant"] = effects["p_holm"] < ALPHA
 
@@ -105,7 +115,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 def plots(tables: dict, folder: Path) -> list[str]:
     s = tables["summary"]
-    rungs = [r for r in ("lower", "higher") if (s["rung"] == r).any()]
+    rungs = _rungs(s)
     fig, axes = panels(len(rungs), height=0.28 * max(len(s) // max(len(rungs), 1), 8) + 1.2)
     axes = np.atleast_1d(axes)
     for ax, rung in zip(axes, rungs):
@@ -122,7 +132,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_yticklabels([f"{a}: {b}={c}" for a, b, c in
                             zip(g["setup"], g["variant"], g["value"])], fontsize=6)
         ax.set_xlabel("largest paired Δ win share (seat/side), 95% CI")
-        ax.set_title(f"{rung} bot rung (red: Holm-significant)", fontsize=9)
+        ax.set_title(f"{_rung_name(s, rung)} (red: Holm-significant)", fontsize=9)
     name = "variant_effects.png"
     (Path(folder) / name).write_bytes(png_bytes(fig))
     return [name]
@@ -131,35 +141,35 @@ def plots(tables: dict, folder: Path) -> list[str]:
 def findings(tables: dict) -> tuple[list[str], list[str]]:
     s = tables["summary"]
     out, flags = [], []
-    for rung in ("lower", "higher"):
+    for rung in _rungs(s):
         g = s[s["rung"] == rung]
-        if not len(g):
-            continue
+        name = _rung_name(s, rung)
         sig = g[g["any_significant"]]
-        out.append(f"{rung} rung: {len(sig)} of {len(g)} variant values change at least one "
+        out.append(f"{name}: {len(sig)} of {len(g)} variant values change at least one "
                    "main metric after Holm adjustment.")
         for r in g.head(5).itertuples():
             out.append(
-                f"{rung}: {r.setup}, {r.variant}={r.value} moves the win share of "
+                f"{r.bot}: {r.setup}, {r.variant}={r.value} moves the win share of "
                 f"{r.side} by {r.win_share_diff:+.4f} "
                 f"{interval(r.win_share_ci_low, r.win_share_ci_high, '{:+.4f}')}"
                 f" (no-winner {r.no_winner_diff:+.4f}, rounds {r.rounds_diff:+.2f}; "
                 f"{r.games} paired games)")
         quiet = g[~g["any_significant"]]
         if len(quiet):
-            out.append(f"{rung}: no detectable effect on any main metric: " + ", ".join(
+            out.append(f"{name}: no detectable effect on any main metric: " + ", ".join(
                 f"{r.variant}={r.value} ({r.setup})" for r in quiet.itertuples()) + ".")
     return out, flags
 
 
 def key_figures(tables: dict) -> pd.DataFrame:
-    """Per variant value: the win-share effect on the side the lower rung moves most."""
+    """Per variant value: the win-share effect, at every rung, on the side the first rung
+    moves most."""
     s = tables["summary"]
     e = tables["effects"]
-    low = s[s["rung"] == "lower"]
+    low = s[s["rung"] == 0]
     rows = []
     for r in low.itertuples():
-        for rung in ("lower", "higher"):
+        for rung in _rungs(e):
             x = e[(e["experiment"] == r.experiment) & (e["rung"] == rung) &
                   (e["variant"] == r.variant) & (e["value"] == r.value) &
                   (e["metric"] == "win_share") & (e["side"] == r.side)]

@@ -19,13 +19,15 @@ import pandas as pd
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS
 from demos_sim.analysis.core.stats import adjust, p_value, share_of_won
 
 TITLE = "Veto value"
 METHOD = (
     "Restricted play on common random numbers. For each setup — full rules, individual, "
     "3, 4 and 5 players; 2v2 (ABAB), 2v3 (ABABB), 2v2+1 (ABABI) — the reference point has "
-    "every seat play the bot (greedy, then heuristic: two rungs of the ladder) and each "
+    "every seat play the bot (greedy; heuristic and tuned at a quarter of the games; "
+    "ismcts@64 at 1/256: the ladder's rungs, weaker first) and each "
     "other point bars one seat (individual: every seat in turn) or one whole side (team "
     "modes: every side in turn; a team's veto is decided by its first member in action "
     "order, so all its members are restricted) from vetoing with `bot:noveto`, on the "
@@ -52,7 +54,7 @@ INDIVIDUAL = ["veto_individual_3p", "veto_individual_4p", "veto_individual_5p"]
 TEAMS = {"veto_2v2": "2v2", "veto_2v3": "2v3", "veto_2v2p1": "2v2+1"}
 TEAM_VETOES = "veto_2v3_team_vetoes"
 EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES]
-RUNGS = {"greedy": 1.0, "heuristic": 0.25}
+RUNGS = DEMOS_RUNGS
 SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_usage", "veto_by_side"]
 # veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row
 ALPHA = 0.05

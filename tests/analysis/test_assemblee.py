@@ -33,7 +33,8 @@ def test_tables_present_and_sized(tables):
     assert sorted(cs["players"].unique()) == list(range(4, 16))
     assert (cs["games"] == SMALL_GAMES).all()
     ch = tables["characters"]
-    assert sorted(ch["bot"].unique()) == ["adaptive", "aggressive", "civic"]
+    assert sorted(ch["bot"].unique()) == ["adaptive", "adaptive in a civic city", "aggressive",
+                                          "civic"]
     assert (ch.groupby("bot").size() == 15).all()
     pg = tables["public_goods"]
     assert set(pg.groupby(["bot", "players"]).size().items()) == {

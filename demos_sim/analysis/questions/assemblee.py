@@ -13,6 +13,9 @@ persona of the cooperating population — civic, against reciprocal or aggressiv
   (``{bot}:no_<character>``, persona parameter ``never_bid``) against the unrestricted
   reference on the same deals: the paired gain of access to each character; mean
   winning bid from the reference point.
+- ``assemblee_characters_br``: the same question for a best-responding bidder: seat 0
+  plays ``adaptive`` (tuned as a best response to a civic city) among five civic
+  players, against ``adaptive:no_<character>`` on the same deals.
 - ``assemblee_personalities``: 6 players with personalities; seat 0 forced to each
   personality (runner setting ``force_personality``, outside Part V) against ulios.
 - ``assemblee_variants_6p`` / ``_10p``: ``collapse_threshold`` and ``rounds`` one at a
@@ -52,7 +55,8 @@ METHOD = (
     "a block plays the same chunks): a character's value is seat 0's win share when it may "
     "bid on the character minus its win share when it never does (persona parameter "
     "never_bid, i.e. {bot}:no_<character>), p-values two-sided normal, Holm-adjusted over "
-    "the 15 characters; a personality's value is seat 0's paired win-share difference "
+    "the 15 characters (per population); the same for a best-responding bidder, adaptive "
+    "in seat 0 of a civic city (adaptive:no_<character>); a personality's value is seat 0's paired win-share difference "
     "against being forced ulios (setting force_personality: the A11 deal, then seat 0 swaps "
     "to the named one), Holm over the 5 abilities; variants are changed one at a time "
     "against the default (Holm over the rows of each file). Group win shares (the free "
@@ -61,8 +65,11 @@ METHOD = (
     "tune (every threshold on common deals, racing and a confirmation on fresh deals, "
     "bootstrap intervals) "
     "at the first rung only.")
+# the characters' value to a best-responding bidder: adaptive in seat 0 of a civic city
+BR_CHARACTERS_FILE = "assemblee_characters_br"
 EXPERIMENTS = ["assemblee_collapse", "assemblee_public_goods_6p", "assemblee_public_goods_10p",
-               "assemblee_characters", "assemblee_personalities", "assemblee_variants_6p",
+               "assemblee_characters", BR_CHARACTERS_FILE, "assemblee_personalities",
+               "assemblee_variants_6p",
                "assemblee_variants_10p"]
 # rungs: the cooperating population. civic against reciprocal (pledges only when every
 # other player pledged at the last call: it answers a free rider by withdrawing) where
@@ -74,6 +81,7 @@ EXPERIMENTS = ["assemblee_collapse", "assemblee_public_goods_6p", "assemblee_pub
 RUNGS = {"civic": 1.0, "reciprocal": 0.5, "adaptive": 0.5}
 EXPERIMENT_RUNGS = {"assemblee_collapse": {"civic": 1.0},
                     "assemblee_characters": {"civic": 1.0, "aggressive": 0.5, "adaptive": 0.5},
+                    BR_CHARACTERS_FILE: {"civic": 1.0},
                     "assemblee_personalities": {"civic": 1.0, "aggressive": 0.5,
                                                 "adaptive": 0.5}}
 TUNE_FILE = "assemblee_tune"
@@ -186,7 +194,12 @@ def _public_goods(runs) -> pd.DataFrame:
 
 
 def _characters(runs) -> pd.DataFrame:
-    df = runs.results("assemblee_characters")
+    """Seat 0's paired gain of access to each character: the city's own persona (each
+    population of assemblee_characters), then the best-responding bidder, ``adaptive``
+    in seat 0 of a city of the rung's persona (assemblee_characters_br)."""
+    br = runs.results(BR_CHARACTERS_FILE)
+    df = pd.concat([runs.results("assemblee_characters"),
+                    br.assign(bot="adaptive in a " + br["bot"] + " city")], ignore_index=True)
     rows = []
     for bot, g in df.groupby("bot", sort=False):
         ref = g[g["ref_point"].isna()]

@@ -74,7 +74,7 @@ def test_known_zero_effects(tables):
     Lord is pending (civic does not assassinate): its gain's interval contains 0."""
     va = tables["variants"]
     z = va[va["variant"] == "akikos_income"]
-    assert len(z) == 4 * 2                         # 4 metrics x 2 rungs (10 players)
+    assert len(z) == 4 * 3                         # 4 metrics x 3 rungs (10 players)
     assert (z["diff"] == 0).all()
     assert ((z["diff_ci_low"] <= 0) & (z["diff_ci_high"] >= 0)).all()
     ch = tables["characters"]

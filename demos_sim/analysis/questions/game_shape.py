@@ -211,6 +211,36 @@ def plots(tables: dict, folder: Path) -> list[str]:
     fig.savefig(folder / "seat_share.png")
     files.append("seat_share.png")
 
+    # 2b. seat advantage against skill: per setup, the first dealer (individual games) or
+    # the side furthest from parity at the weakest rung (team modes), its excess share of
+    # won games at every rung, the rungs in ladder order
+    ladder = [b for b in RUNGS if b in bots] + [b for b in bots if b not in RUNGS]
+    fig, axes = figure(2, 1, w=5.2, h=3.8)
+    margin = float(seat["fair_margin"].iloc[0]) if "fair_margin" in seat else FAIR_MARGIN
+    for ax, team in zip(axes[0], (False, True)):
+        part = seat[(seat["mode"] != "individual") == team]
+        for k, (su, g) in enumerate(part.groupby("setup", sort=False)):
+            first = g[g["bot"] == ladder[0]]
+            side = first.loc[first["excess"].abs().idxmax(), "side"] if team else "0"
+            d = g[g["side"].astype(str) == str(side)].set_index("bot").reindex(ladder)
+            x = np.arange(len(ladder)) + (k - len(part["setup"].unique()) / 2) * 0.04
+            y = d["excess"].to_numpy(float) * 100
+            ax.errorbar(x, y, yerr=[y - (d["sow_ci_low"] - d["parity"]).to_numpy(float) * 100,
+                                    (d["sow_ci_high"] - d["parity"]).to_numpy(float) * 100 - y],
+                        fmt="o-", ms=3, lw=0.8, capsize=2,
+                        label=f"{su}, {'side' if team else 'seat'} {side}")
+        ax.axhspan(-margin * 100, margin * 100, color="0.85", zorder=0)
+        ax.axhline(0, color="k", lw=0.6)
+        ax.set_xticks(range(len(ladder)), ladder, fontsize=8)
+        ax.set_xlabel("bot (weaker → stronger)")
+        ax.set_title("team modes: the side furthest from parity" if team
+                     else "individual games: the first dealer (seat 0)", fontsize=10)
+        ax.legend(fontsize=6)
+    axes[0][0].set_ylabel("share of won games − parity (pp)")
+    fig.suptitle("Seat advantage against skill (95% CI; grey: the fairness margin)")
+    fig.savefig(folder / "seat_vs_skill.png")
+    files.insert(0, "seat_vs_skill.png")
+
     # 3. game shape: rounds per game, no-winner rounds and games
     sh = tables["shape"]
     fig, axes = figure(3, 1, w=4.6, h=3.4)
@@ -221,9 +251,10 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax = axes[0][c]
         for b, bot in enumerate(bots):
             d = sh[sh["bot"] == bot].set_index("setup").reindex(labels)
-            x = np.arange(len(labels)) + (b - (len(bots) - 1) / 2) * 0.35
+            w = 0.8 / len(bots)
+            x = np.arange(len(labels)) + (b - (len(bots) - 1) / 2) * w
             y = d[col].to_numpy()
-            ax.bar(x, y, width=0.35, label=bot,
+            ax.bar(x, y, width=w, label=bot,
                    yerr=[y - d[f"{col}_ci_low"].to_numpy(), d[f"{col}_ci_high"].to_numpy() - y],
                    capsize=2)
         ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=8)

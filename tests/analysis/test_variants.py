@@ -123,3 +123,36 @@ def test_robustness_labels_by_size():
     found, flags = robustness.findings({"comparison": c})
     assert len(flags) == 1 and "c" in flags[0]
     assert "1 grow with skill" in found[0] and "1 shrink with skill" in found[0]
+
+
+def test_robustness_ladder_weakest_to_strongest():
+    """Three rungs, by hand: the ladder's verdict compares the first and the last rung
+    only, its signs list every rung, and a flip between the middle rung and another is
+    flagged even when the ends agree."""
+    import pandas as pd
+
+    from demos_sim.analysis.questions import robustness
+
+    kf = pd.DataFrame([
+        # -0.01 ± 0.002 -> -0.02 ± 0.004 -> -0.03 ± 0.004: change -0.02 ± 0.00447: grows
+        ("x", "g", "greedy", -0.01, -0.012, -0.008), ("x", "g", "tuned", -0.02, -0.024, -0.016),
+        ("x", "g", "ismcts@64", -0.03, -0.034, -0.026),
+        # + at both ends, - in the middle: the ends hold, the middle flips
+        ("x", "f", "greedy", 0.02, 0.01, 0.03), ("x", "f", "tuned", -0.02, -0.03, -0.01),
+        ("x", "f", "ismcts@64", 0.02, 0.01, 0.03),
+        # one rung only: no row
+        ("x", "one", "greedy", 0.02, 0.01, 0.03),
+    ], columns=["analysis", "figure", "bot", "mean", "ci_low", "ci_high"])
+    lad = robustness.ladder(kf)
+    assert list(lad["figure"]) == ["g", "f"]
+    g, f = lad.iloc[0], lad.iloc[1]
+    assert g["verdict"] == "grows with skill" and g["signs"] == "- - -"
+    assert g["bots"] == "greedy < tuned < ismcts@64" and g["rungs"] == 3
+    assert g["change"] == pytest.approx(-0.02)
+    assert g["change_ci_high"] - g["change"] == pytest.approx((0.002 ** 2 + 0.004 ** 2) ** 0.5)
+    assert not g["flips_somewhere"]
+    assert f["verdict"] == "holds across skill" and f["signs"] == "+ - +"
+    assert f["flips_somewhere"]
+    found, _ = robustness.findings({"comparison": robustness.compare(kf), "ladder": lad})
+    assert "2 figures: 1 hold across skill, 1 grow with skill" in found[1]
+    assert "1 change sign somewhere" in found[1]

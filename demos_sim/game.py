@@ -179,8 +179,9 @@ class Game:
 
     # ---------------------------------------------------------------- playing
     def play(self, config, specs: list[str], plugins: tuple, seed: int, chunk: int,
-             count: int, metrics=None) -> dict[str, np.ndarray]:
-        """Games ``0 … count-1`` of chunk ``chunk``: quantity -> int64 (count, m).
+             count: int, metrics=None, first: int = 0) -> dict[str, np.ndarray]:
+        """Games ``first … first+count-1`` of chunk ``chunk``: quantity -> int64 (count, m)
+        (a chunk played in parts gives the same games: :func:`demos_sim.sim_common.play_rows`).
 
         ``metrics`` (names, or None for all) are the quantities wanted, with their ratio
         denominators (:meth:`needed`); a game may skip the work of the others (DĒMOS turns

@@ -44,8 +44,10 @@ def game_key(seed: int, g: int) -> tuple[np.uint64, list[int]]:
 
 def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, res_len: int,
               diag_len: int, seed: int, chunk: int, count: int, plugins: tuple = (),
-              truth_slot: int | None = None):
-    """Games ``0 … count-1`` of chunk ``chunk`` through a game's ``play_batch`` kernel.
+              truth_slot: int | None = None, first: int = 0):
+    """Games ``first … first+count-1`` of chunk ``chunk`` through a game's ``play_batch``
+    kernel (a game's deal and every policy's chance come from its key alone, so a chunk
+    played in parts gives the same games).
 
     ``policies`` is a function returning the resolved policies (called after the
     ``plugins`` are loaded, so worker processes know the user's policies too). Returns
@@ -72,7 +74,7 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
     fns, params = policy_tuple(pols, maxp)
     res = np.zeros((count, res_len), np.int64)
     diag = np.zeros(diag_len, np.int64)
-    play_batch(fns, cfg_arr, params, chunk_game_keys(seed, chunk, 0, count), res, diag)
+    play_batch(fns, cfg_arr, params, chunk_game_keys(seed, chunk, first, count), res, diag)
     check_errors(diag)
     return res, diag
 

@@ -21,8 +21,10 @@ def policy_tuple(policies: list[Policy]):
     return _policy_tuple(policies, L.MAXP)
 
 
-def play_rows(cfg_arr, specs, seed, players, plugins, chunk, count, check_obs=False):
-    """Per-game result rows and diagnostics of games ``0 … count-1`` of chunk ``chunk``."""
+def play_rows(cfg_arr, specs, seed, players, plugins, chunk, count, check_obs=False,
+              first=0):
+    """Per-game result rows and diagnostics of games ``first … first+count-1`` of chunk
+    ``chunk``."""
     from demos_sim.assemblee.engine import DIAG_LEN, play_batch
     from demos_sim.sim_common import chunk_game_keys
 
@@ -33,14 +35,14 @@ def play_rows(cfg_arr, specs, seed, players, plugins, chunk, count, check_obs=Fa
     diag = np.zeros(DIAG_LEN, np.int64)
     cfg = cfg_arr.copy()
     cfg[L.C_CHECK_OBS] = 1 if check_obs else cfg[L.C_CHECK_OBS]
-    play_batch(fns, cfg, params, chunk_game_keys(seed, chunk, 0, count), res, diag)
+    play_batch(fns, cfg, params, chunk_game_keys(seed, chunk, first, count), res, diag)
     if res[:, L.R_ERROR].any():
         raise ConfigError("a policy returned an index outside its legal options")
     return res, diag
 
 
 def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-               plugins: tuple, chunk: int, count: int) -> np.ndarray:
-    """Games ``0 … count-1`` of chunk ``chunk``: per-game result rows (``R_*`` of
-    :mod:`demos_sim.assemblee.layout`), for the experiment runner."""
-    return play_rows(cfg_arr, specs, seed, players, plugins, chunk, count)[0]
+               plugins: tuple, chunk: int, count: int, first: int = 0) -> np.ndarray:
+    """Games ``first … first+count-1`` of chunk ``chunk``: per-game result rows (``R_*``
+    of :mod:`demos_sim.assemblee.layout`), for the experiment runner."""
+    return play_rows(cfg_arr, specs, seed, players, plugins, chunk, count, first=first)[0]

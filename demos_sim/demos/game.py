@@ -131,14 +131,14 @@ class DemosGame(Game):
         return {"rules": config.rules, "mode": config.mode, "players": config.players,
                 "seating": config.seating, "variants": dict(config.variants)}
 
-    def play(self, config, specs, plugins, seed, chunk, count, metrics=None):
+    def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
         from demos_sim.demos import layout as L
         from demos_sim.demos.sim import play_chunk
 
         want = self.needed(metrics)
         stats = not set(want) <= _NO_STATS
         res = play_chunk(config.to_array(stats=stats), list(specs), seed, config.players,
-                         tuple(plugins), chunk, count)
+                         tuple(plugins), chunk, count, first)
         if not stats:
             return self._basic(config, res, count, want)
         nsides = len(config.side_labels())

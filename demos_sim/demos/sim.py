@@ -27,8 +27,8 @@ def policy_tuple(policies: list[Policy]):
 
 
 def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-               plugins: tuple, chunk: int, count: int) -> np.ndarray:
-    """Play games ``0 … count-1`` of chunk ``chunk``; per-game result rows.
+               plugins: tuple, chunk: int, count: int, first: int = 0) -> np.ndarray:
+    """Play games ``first … first+count-1`` of chunk ``chunk``; per-game result rows.
 
     Returns
     -------
@@ -40,5 +40,5 @@ def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
 
     res, _ = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
                        L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins,
-                       truth_slot=L.C_TRUTH)
+                       truth_slot=L.C_TRUTH, first=first)
     return res

@@ -99,12 +99,12 @@ class ProtocoleGame(Game):
         return {"mode": config.mode, "level": config.level, "players": config.players,
                 "variants": dict(config.variants)}
 
-    def play(self, config, specs, plugins, seed, chunk, count, metrics=None):
+    def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
         from demos_sim.protocole import layout as L
         from demos_sim.protocole.sim import play_chunk
 
         res = play_chunk(config.to_array(), list(specs), seed, config.players, tuple(plugins),
-                         chunk, count)
+                         chunk, count, first)
         n = config.players
         nwin = res[:, L.R_NWIN]
         units = np.where(nwin > 0, SHARE_SCALE // np.maximum(nwin, 1), 0)

@@ -92,6 +92,27 @@ class _NoStore:
         pass
 
 
+MIN_PART = 16      # games: the smallest part a chunk is cut into (split_jobs)
+
+
+def split_jobs(jobs: list[tuple[int, int, int]], workers: int) -> list[tuple]:
+    """``(block, chunk, games, first, count)`` tasks for the ``(block, chunk, games)``
+    jobs. With fewer than two jobs per worker (a slow bot's small run: one block, one
+    chunk) the workers would sit idle, so each job is cut into parts of consecutive games
+    (at least :data:`MIN_PART`); a game's key alone makes its deal and its policies'
+    chance, and a chunk's aggregates are integer sums, so the parts add up to exactly the
+    chunk's totals whatever the cut."""
+    n = 1
+    if workers > 1 and jobs and len(jobs) < 2 * workers:
+        n = -(-2 * workers // len(jobs))
+    out = []
+    for b, c, k in jobs:
+        m = max(1, min(n, k // MIN_PART))
+        edges = [k * i // m for i in range(m + 1)]
+        out += [(b, c, k, edges[i], edges[i + 1] - edges[i]) for i in range(m)]
+    return out
+
+
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
                    backend: str = "local", scheduler: str | None = None,
                    quiet: bool = False, dask_processes: bool = True,
@@ -160,7 +181,12 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
 
         fold()
         played, t_play, play_s = 0, None, 0.0
-        queue = iter(todo)
+        tasks = split_jobs(todo, be.workers)
+        nparts = {}
+        for b, c, k, _, _ in tasks:
+            nparts[(b, c, k)] = nparts.get((b, c, k), 0) + 1
+        parts: dict[tuple, list] = {}
+        queue = iter(tasks)
         inflight: dict = {}
         exhausted = False
         try:
@@ -176,16 +202,25 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                     if job is None:
                         exhausted = True
                         break
-                    b, c, k = job
-                    fut = be.submit(play_task, exp.game, exp.seed, c, k, _task_points(exp, b),
-                                    exp.plugins, exp.metrics)
+                    b, c, k, first, n = job
+                    fut = be.submit(play_task, exp.game, exp.seed, c, n, _task_points(exp, b),
+                                    exp.plugins, exp.metrics, first)
                     inflight[fut] = job
                 if not inflight:
                     break
                 done, _ = be.wait_any(set(inflight))
                 for fut in done:
-                    b, c, k = inflight.pop(fut)
-                    agg = fut.result()
+                    b, c, k, first, _ = inflight.pop(fut)
+                    got = parts.setdefault((b, c, k), [])
+                    got.append((first, fut.result()))
+                    if len(got) < nparts[(b, c, k)]:
+                        continue
+                    agg = got[0][1]
+                    if len(got) > 1:          # the parts of one chunk, in game order
+                        agg = None
+                        for _, part in sorted(got, key=lambda x: x[0]):
+                            agg = add_into(agg, part)
+                    del parts[(b, c, k)]
                     store.save(b, c, k, agg)
                     finished.add((b, c, k))
                     played += k * pts[b]

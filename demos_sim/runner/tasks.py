@@ -57,8 +57,10 @@ def aggregate_outcomes(adapter, outcomes: dict[int, dict[str, np.ndarray]],
 
 
 def play_task(game: str, seed: int, chunk: int, count: int, points: list[tuple],
-              plugins: tuple, metrics: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
-    """Play games ``0 … count-1`` of chunk ``chunk`` at every point of one block.
+              plugins: tuple, metrics: tuple[str, ...] | None = None,
+              first: int = 0) -> dict[str, np.ndarray]:
+    """Play games ``first … first+count-1`` of chunk ``chunk`` at every point of one block
+    (the aggregates are integer sums: a chunk's parts add up to the whole chunk's).
 
     ``points`` is ``[(index, config, policy specs, reference index or None), …]``; the
     reference point of the block is always among them. ``metrics`` (None: all) are the
@@ -71,7 +73,8 @@ def play_task(game: str, seed: int, chunk: int, count: int, points: list[tuple],
     for plugin in plugins:
         ad.load_plugin(plugin)
     want = ad.needed(metrics)
-    outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count, metrics=want)
+    outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count, metrics=want,
+                           first=first)
                 for i, config, specs, _ in points}
     return aggregate_outcomes(ad, outcomes, {i: ref for i, _, _, ref in points})
 

@@ -65,10 +65,13 @@ GLOSSARY = [
     ("games to notice",
      "how many games people would need to detect an effect (two-sided test at 5%, power "
      "0.8, unpaired games, a win's sd √(p(1−p))), and whether 50 games would."),
-    ("bots", "the players are programs of increasing skill (DĒMOS: greedy, then "
-             "heuristic; Protocole: random, cautious, convention, planner; L'Assemblée: "
-             "populations of civic, reciprocal or free-riding players). A finding that keeps "
-             "its sign from one bot to the next is more likely to hold for people."),
+    ("bots", "the players are programs of increasing skill (DĒMOS: greedy, heuristic, "
+             "tuned — heuristic with parameters tuned by self-play — and the search "
+             "ismcts@64, which plays a 256th of the games and so sees only larger effects; "
+             "Protocole: random, cautious, convention, planner, ismcts@16; L'Assemblée: "
+             "populations of civic, reciprocal, aggressive, free-riding or adaptive "
+             "players). A finding that keeps its sign and size from one bot to the next is "
+             "more likely to hold for people."),
 ]
 
 

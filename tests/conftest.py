@@ -60,7 +60,7 @@ import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def small_analysis(tmp_path_factory, worker_id):
+def small_analysis(tmp_path_factory):
     """``small_analysis(name) -> folder``: the analysis run once per test session at
     :data:`SMALL_GAMES` games per point (:data:`SMALL_GAMES_OF` for some) into a shared
     folder (its section in ``folder/name``); the analysis tests and the notebook test share
@@ -68,11 +68,12 @@ def small_analysis(tmp_path_factory, worker_id):
     temporary folder), and an analysis is run by the first worker that asks for it while
     the others wait on its lock file, so no analysis runs twice in a session."""
     import fcntl
+    import os
 
     from demos_sim.analysis.suite import analyse
 
     base = tmp_path_factory.getbasetemp()
-    if worker_id != "master":
+    if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent                      # pytest-of-…/pytest-N/, shared by workers
     root = base / "small-analyses"
     root.mkdir(exist_ok=True)

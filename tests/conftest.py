@@ -52,6 +52,8 @@ def pytest_collection_modifyitems(config, items):
 
 # ---------------------------------------------------------------- the analyses, small
 SMALL_GAMES = 512     # games per grid point when the tests run an analysis (main rung)
+# … except these (the tuning analysis: games per tuner trial; its tests state their sizes)
+SMALL_GAMES_OF = {"tuning": 128}
 
 
 def small_games(module, experiment: str | None = None) -> dict:
@@ -68,18 +70,32 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def small_analysis(tmp_path_factory):
-    """``small_analysis(name) -> folder``: the analysis run once per session at
-    :data:`SMALL_GAMES` games per point into a shared folder (its section in
-    ``folder/name``); the analysis tests and the notebook test share these runs."""
+    """``small_analysis(name) -> folder``: the analysis run once per test session at
+    :data:`SMALL_GAMES` games per point (:data:`SMALL_GAMES_OF` for some) into a shared
+    folder (its section in ``folder/name``); the analysis tests and the notebook test share
+    these runs. Under pytest-xdist the folder is shared by the workers (the session's base
+    temporary folder), and an analysis is run by the first worker that asks for it while
+    the others wait on its lock file, so no analysis runs twice in a session."""
+    import fcntl
+    import os
+
     from demos_sim.analysis.suite import analyse
 
-    root = tmp_path_factory.mktemp("analyses")
-    done: set[str] = set()
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent                      # pytest-of-…/pytest-N/, shared by workers
+    root = base / "small-analyses"
+    root.mkdir(exist_ok=True)
 
-    def get(name: str, games: int = SMALL_GAMES) -> Path:
-        if name not in done:
-            analyse([name], out=root, games=games, workers=1, quiet=True)
-            done.add(name)
+    def get(name: str) -> Path:
+        games = SMALL_GAMES_OF.get(name, SMALL_GAMES)
+        with open(root / f".{name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)            # released when the file closes
+            done = root / f".{name}.done"
+            if not done.exists():
+                analyse([name], out=root, games=games, workers=1, quiet=True)
+                done.write_text(f"{games}\n")
+            assert done.read_text() == f"{games}\n", (name, games)
         return root
 
     return get

@@ -7,15 +7,15 @@ import pytest
 
 from demos_sim.analysis.core.sections import load_tables
 from demos_sim.analysis.questions import tuning
-from demos_sim.analysis.suite import analyse
+from conftest import SMALL_GAMES_OF
 
-GAMES = 128          # games per trial; the race ends at 8 x 128 = 1024 games
+GAMES = SMALL_GAMES_OF["tuning"]   # 128 games per trial; the race ends at 8 x 128 = 1024 games
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory):
-    out = tmp_path_factory.mktemp("tuning")
-    analyse(["tuning"], out=out, games=GAMES, workers=1, quiet=True)
+def tables(small_analysis):
+    """The session's small run (also the notebook test's)."""
+    out = small_analysis("tuning")
     return load_tables(out / "tuning"), out
 
 

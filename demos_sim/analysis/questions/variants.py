@@ -114,25 +114,38 @@ def tables(runs) -> dict[str, pd.DataFrame]:
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
+    """One panel: a row per variant value (the first rung's order), the largest paired
+    win-share change at every rung of its file's ladder side by side (filled: Holm-
+    significant)."""
     s = tables["summary"]
     rungs = _rungs(s)
-    fig, axes = panels(len(rungs), height=0.28 * max(len(s) // max(len(rungs), 1), 8) + 1.2)
-    axes = np.atleast_1d(axes)
-    for ax, rung in zip(axes, rungs):
-        g = s[s["rung"] == rung].iloc[::-1]
-        y = np.arange(len(g))
-        err = np.vstack([g["win_share_diff"] - g["win_share_ci_low"],
-                         g["win_share_ci_high"] - g["win_share_diff"]])
-        colours = ["#c0392b" if sig else "#7f8c8d" for sig in g["any_significant"]]
-        for yy, x, e0, e1, c in zip(y, g["win_share_diff"], err[0], err[1], colours):
-            ax.errorbar([x], [yy], xerr=[[e0], [e1]], fmt="none", ecolor=c, capsize=2)
-        ax.scatter(g["win_share_diff"], y, c=colours, s=14, zorder=3)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_yticks(y)
-        ax.set_yticklabels([f"{a}: {b}={c}" for a, b, c in
-                            zip(g["setup"], g["variant"], g["value"])], fontsize=6)
-        ax.set_xlabel("largest paired Δ win share (seat/side), 95% CI")
-        ax.set_title(f"{_rung_name(s, rung)} (red: Holm-significant)", fontsize=9)
+    keys = ["experiment", "variant", "value"]
+    rows = s[s["rung"] == 0].drop_duplicates(keys)
+    fig, (ax,) = panels(1, height=0.22 * max(len(rows), 8) + 1.2, width=7.5)
+    y = np.arange(len(rows))[::-1]
+    pos = {tuple(r): yy for r, yy in zip(rows[keys].itertuples(index=False), y)}
+    colours = ["#7f8c8d", "#2e86c1", "#8e44ad", "#c0392b", "#27ae60"]
+    for k, rung in enumerate(rungs):
+        g = s[s["rung"] == rung]
+        yy = np.array([pos.get(tuple(r), np.nan) for r in g[keys].itertuples(index=False)])
+        ok = ~np.isnan(yy)
+        g, yy = g[ok], yy[ok] + (k - (len(rungs) - 1) / 2) * 0.18
+        c = colours[k % len(colours)]
+        ax.errorbar(g["win_share_diff"], yy,
+                    xerr=[g["win_share_diff"] - g["win_share_ci_low"],
+                          g["win_share_ci_high"] - g["win_share_diff"]],
+                    fmt="none", ecolor=c, elinewidth=0.7, capsize=1.5)
+        sig = g["any_significant"].to_numpy(bool)
+        ax.scatter(g["win_share_diff"][sig], yy[sig], color=c, s=12, zorder=3,
+                   label=_rung_name(s, rung))
+        ax.scatter(g["win_share_diff"][~sig], yy[~sig], facecolors="white", edgecolors=c,
+                   s=12, zorder=3)
+    ax.axvline(0, color="k", lw=0.8)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{a}: {b}={c}" for a, b, c in
+                        zip(rows["setup"], rows["variant"], rows["value"])], fontsize=6)
+    ax.set_xlabel("largest paired Δ win share (seat/side), 95% CI; filled: Holm-significant")
+    ax.legend(fontsize=7, loc="lower right")
     name = "variant_effects.png"
     (Path(folder) / name).write_bytes(png_bytes(fig))
     return [name]

@@ -143,8 +143,7 @@ def test_small_png_keeps_a_colour_bar():
 
 
 def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
-    """From the committed teams/sides.csv (derived by the report: the section predates the
-    fairness table): greedy 2v2+1, the Independent wins 0.1592 of all games and 5.07%
+    """From the committed teams section (its fairness table): greedy 2v2+1, the Independent wins 0.1592 of all games and 5.07%
     have no winner, so 0.1592 / 0.9493 = 16.8% of won games — unfair per side (⅓) and per
     seat (⅕, −3.24 pp); 2v3's team of two is 45 games from being noticed at the table
     (δ = −20.9 pp, p = ½: 7.849 · 0.25 / 0.209² = 45)."""
@@ -158,8 +157,7 @@ def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
     assert "2v2: per side fair greedy; not shown fair (side A" in text
     assert "45 greedy; 45 heuristic games; a group playing 50 games would notice it" in text
     md = (RESULTS / "report.md").read_text()
-    assert "### Table: fairness (28 rows)" in md
-    assert "table is derived by the report from the committed sides.csv" in md
+    assert "### Table: fairness (56 rows, first 50 shown)" in md     # 4 rungs x 14
 
 
 def test_rare_event_bounds_are_not_printed_as_zero():

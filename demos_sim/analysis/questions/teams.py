@@ -76,7 +76,7 @@ METHOD = (
     "against 1/n, n players), delta-method intervals of the share of won games.")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
 RUNGS = DEMOS_RUNGS
-SHOW = ["fairness", "summary", "confirm", "tuner", "options", "decided"]
+SHOW = ["fairness", "confirm", "tuner", "options", "decided"]   # summary: summary.csv (wide)
 # the same question through the generic tuner: one file per single rule change, run by
 # the suite at the first rung (a quick look: --games per trial, the race to 4x)
 TUNE_FILES = {"teams_tune_2v2_seating": "2v2", "teams_tune_2v3_seating": "2v3",

@@ -64,7 +64,7 @@ def add_analyse_parser(sub) -> None:
     ap.add_argument("--workers", type=int, default=1, help="worker processes per run")
     ap.add_argument("--games", type=int, default=None,
                     help="a quick look: N games per grid point at a file's main rung, "
-                         "the other rungs in proportion to their shares, at least 8 "
+                         "the other rungs in proportion to their shares, at least 4 "
                          "(default: each file's own games, scaled per bot rung)")
     ap.add_argument("--report-only", action="store_true",
                     help="rebuild report.html/report.md from the sections already written")

@@ -100,7 +100,7 @@ def test_known_effect_2v3(tabs):
     """The team of three wins far more than the team of two (about 68% vs 31% with
     greedy; at 512 games the gap's 95% half-width is about 2 points, so 'A below
     parity' holds with a margin of many sigma; at the 128 games of heuristic and tuned about
-    4 points, still many sigma; the search rung's 8 games are too few to say)."""
+    4 points, still many sigma; the search rung's 4 games are too few to say)."""
     s = tabs["sides"]
     d = s[(s["mode"] == "2v3") & (s["option"] == "default") & (s["side"] == "A")]
     d = d[d["games"] >= 128]
@@ -120,7 +120,7 @@ def test_fairness_table(tabs):
             assert sorted(g["definition"].unique()) == ["per seat", "per side"]
             assert len(g) == 2 * k
     a = f[(f["mode"] == "2v3") & (f["side"] == "A") & (f["definition"] == "per side")]
-    assert (a.loc[a["games"] >= 128, "verdict"] == "unfair").all()     # not at 8 games
+    assert (a.loc[a["games"] >= 128, "verdict"] == "unfair").all()     # not at 4 games
     assert (a["parity"] == 0.5).all()
     i = f[(f["mode"] == "2v2+1") & (f["side"] == "I")]
     assert set(i[i["definition"] == "per seat"]["parity"]) == {0.2}

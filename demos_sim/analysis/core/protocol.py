@@ -51,7 +51,7 @@ DEFAULT_RUNGS = {"greedy": 1.0}
 # hence its small share (its 50,000 games take about 17 of make analyses' minutes): its
 # intervals are about 16× wider than greedy's, so it sees only the larger effects.
 DEMOS_RUNGS = {"greedy": 1.0, "heuristic": 0.25, "tuned": 0.25, "ismcts@64": 1 / 256}
-QUICK_MIN_GAMES = 8      # a quick run's (--games N) smallest rung, games per point
+QUICK_MIN_GAMES = 4      # a quick run's (--games N) smallest rung, games per point
 REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
 DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")
 

@@ -475,16 +475,24 @@ def params_list(vec: np.ndarray) -> list[float]:
     return v
 
 
-def to_toml(res: BotTune, command: str = "") -> str:
-    """The ``tuned.toml`` text: the vector, how it was found, the confirmation."""
+def toml_header(name: str = "tuned") -> list[str]:
+    """The comment that opens a DĒMOS tune-bot data file registered as policy ``name`` by
+    ``demos_sim/demos/policies/<name>.py``."""
+    return [
+        f"# The `{name}` DĒMOS policy: heuristic's function with the parameter vector below,",
+        "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
+        "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
+        f"# edit by hand. demos_sim/demos/policies/{name}.py registers it.",
+    ]
+
+
+def to_toml(res: BotTune, command: str = "", name: str = "tuned") -> str:
+    """The ``tuned.toml`` text (or another policy's, ``name``): the vector, how it was
+    found, the confirmation."""
     from demos_sim.provenance import CONTRACT, git_revision
 
     h = res.headline()
-    lines = [
-        "# The `tuned` DĒMOS policy: heuristic's function with the parameter vector below,",
-        "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
-        "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
-        "# edit by hand. demos_sim/demos/policies/tuned.py registers it.",
+    lines = toml_header(name) + [
         f"policy = {_toml_value(res.policy)}",
         f"params = {_toml_value(params_list(res.best))}",
         f"default = {_toml_value(params_list(res.default))}",

@@ -136,7 +136,7 @@ def cmd_tune_bot(args) -> int:
         out = Path(args.out)
         tmp = out.with_suffix(out.suffix + ".tmp")
         tmp.write_text(to_persona_toml(res, command) if args.game == "assemblee"
-                       else to_toml(res, command))
+                       else to_toml(res, command, name=out.stem))
         tmp.replace(out)
         print(f"wrote {out}")
     return 0

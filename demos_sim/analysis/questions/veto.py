@@ -6,7 +6,11 @@ reference) and once with one seat — in team modes one whole side — barred fr
 paired value of its veto (negative: the veto was worth that much). In 2v3 the team of
 two's number of vetoes (``team_vetoes`` 2, 1, 0) is swept as well. The reference runs
 also say how often vetoes are used, by whom and in which round, and what the unanimous
-turn does to round scores when it is played.
+turn does to round scores when it is played. Two further tables: the veto's value to a
+best response (``veto_br``, tuned's veto parameters tuned for one seat among tuned
+players, against ``veto_br:noveto`` in that seat; per seat, average, per veto used) and,
+in 2v3, the deterrence of a held veto (the team of two holding one unused veto against
+none, the opponents reading it).
 """
 
 from __future__ import annotations

@@ -126,13 +126,26 @@ def deal_seed(seed: int, stage: str, r: int = 0) -> int:
     return int(np.random.SeedSequence([int(seed), k, int(r)]).generate_state(1, np.uint32)[0])
 
 
-def space_for(config, game: str = "demos") -> dict:
+def space_for(config, game: str = "demos", names=None) -> dict:
     """The searched parameters: L'Assemblée's :data:`PERSONA_SPACE`; DĒMOS's :data:`SPACE`
-    less the parameters that do nothing in ``config``'s mode."""
-    if game == "assemblee":
-        return dict(PERSONA_SPACE)
+    less the parameters that do nothing in ``config``'s mode. ``names`` (``--params``):
+    only those, in the space's order; the others keep the policy's own values. An unknown
+    name, or one that does nothing in this mode, is a :class:`ConfigError` naming it."""
+    full = PERSONA_SPACE if game == "assemblee" else SPACE
     team = getattr(config, "mode", "individual") != "individual"
-    return {n: v for n, v in SPACE.items() if team or n not in TEAM_ONLY}
+    space = {n: v for n, v in full.items()
+             if game == "assemblee" or team or n not in TEAM_ONLY}
+    if names is None:
+        return dict(space)
+    names = [n.strip() for n in names if n.strip()]
+    if not names:
+        raise ConfigError("--params needs at least one parameter name")
+    for n in names:
+        if n not in full:
+            raise ConfigError(f"--params: unknown parameter {n!r} (known: {', '.join(full)})")
+        if n not in space:
+            raise ConfigError(f"--params: {n!r} does nothing in individual games")
+    return {n: v for n, v in space.items() if n in names}
 
 
 def _key(vec: np.ndarray) -> tuple:
@@ -195,8 +208,13 @@ def seat_player(game: str, config, policy: str, plugins: tuple = ()) -> Callable
     replaces; common deals throughout)."""
     from demos_sim.tournament import in_place
 
+    alone: dict[tuple, np.ndarray] = {}     # the population's own games: the same each trial
+
     def play(vec, population, seed, deals):
-        b = in_place(game, config, population, population, deals, seed, plugins)
+        k = (population, seed, deals)
+        if k not in alone:
+            alone[k] = in_place(game, config, population, population, deals, seed, plugins)
+        b = alone[k]
         with candidate(policy, vec, game) as name:
             a = in_place(game, config, population, name, deals, seed, plugins)
         return a, b
@@ -237,6 +255,7 @@ class BotTune:
     wall_s: float
     deals_played: int          # match deals, each played in every rotation
     warm: list = None          # vectors tried right after the default (--warm)
+    in_place: bool = False     # scored at one seat among the field (a best response)
 
     def changed(self) -> dict:
         """Tuned parameters whose value moved: name -> (default, tuned)."""
@@ -252,11 +271,16 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
              trials: int = 120, games: int = 4096, seed: int = 0, top: int = 8,
              race_games: int = 16384, confirm_games: int = 20000, game: str = "demos",
              plugins: tuple = (), play: Callable | None = None,
-             say: Callable | None = None, warm=()) -> BotTune:
+             say: Callable | None = None, warm=(), params=None,
+             in_place: bool = False) -> BotTune:
     """Search, race, confirm (module docstring). ``games``: deals of a search trial;
     ``race_games``: deals of the last racing round (earlier rounds halve it);
     ``confirm_games``: deals of each confirmation match; ``warm``: parameter vectors (an
-    earlier run's) enqueued right after the policy's own, inside the space."""
+    earlier run's) enqueued right after the policy's own, inside the space; ``params``:
+    the names of the searched parameters (default: all of :func:`space_for`), the others
+    stay at the policy's own values; ``in_place``: DĒMOS scored as a best response, one
+    seat among field players (:func:`seat_player`, as L'Assemblée always is) instead of
+    the seat-rotated match."""
     import optuna
 
     t0 = time.perf_counter()
@@ -284,10 +308,10 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
         if base.fn is not persona:
             raise ConfigError(f"tune-bot tunes L'Assemblée personas (civic, free_rider …), "
                               f"not {policy!r}")
+    space = space_for(config, game, params)
+    in_place = bool(in_place) or game == "assemblee"
     if play is None:
-        play = (seat_player if game == "assemblee" else match_player)(game, config, policy,
-                                                                      plugins)
-    space = space_for(config, game)
+        play = (seat_player if in_place else match_player)(game, config, policy, plugins)
     default = base.params.copy()
     played = 0
 
@@ -393,7 +417,7 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
     from demos_sim.game import get_game
     from demos_sim.tournament import rotations
 
-    n_rot = (get_game(game).players_of(config) if game == "assemblee"
+    n_rot = (get_game(game).players_of(config) if in_place
              else len(rotations(len(get_game(game).side_seats(config)))))
     confirmation = []
     for opp in [policy] + [f for f in field if f != policy]:
@@ -408,7 +432,7 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
     return BotTune(policy, field, game, get_game(game).describe(config), seed, trials, games,
                    top, race_games, confirm_games, space, default, best, rows, race_rows,
                    race_seeds, confirmation, time.perf_counter() - t0, played,
-                   [params_list(w) for w in warm])
+                   [params_list(w) for w in warm], in_place)
 
 
 def _confirm_row(opp: str, a: np.ndarray, b: np.ndarray, deals: int, seed: int,
@@ -451,16 +475,24 @@ def params_list(vec: np.ndarray) -> list[float]:
     return v
 
 
-def to_toml(res: BotTune, command: str = "") -> str:
-    """The ``tuned.toml`` text: the vector, how it was found, the confirmation."""
+def toml_header(name: str = "tuned") -> list[str]:
+    """The comment that opens a DĒMOS tune-bot data file registered as policy ``name`` by
+    ``demos_sim/demos/policies/<name>.py``."""
+    return [
+        f"# The `{name}` DĒMOS policy: heuristic's function with the parameter vector below,",
+        "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
+        "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
+        f"# edit by hand. demos_sim/demos/policies/{name}.py registers it.",
+    ]
+
+
+def to_toml(res: BotTune, command: str = "", name: str = "tuned") -> str:
+    """The ``tuned.toml`` text (or another policy's, ``name``): the vector, how it was
+    found, the confirmation."""
     from demos_sim.provenance import CONTRACT, git_revision
 
     h = res.headline()
-    lines = [
-        "# The `tuned` DĒMOS policy: heuristic's function with the parameter vector below,",
-        "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
-        "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
-        "# edit by hand. demos_sim/demos/policies/tuned.py registers it.",
+    lines = toml_header(name) + [
         f"policy = {_toml_value(res.policy)}",
         f"params = {_toml_value(params_list(res.best))}",
         f"default = {_toml_value(params_list(res.default))}",
@@ -475,6 +507,9 @@ def to_toml(res: BotTune, command: str = "") -> str:
         f"wall_s = {round(res.wall_s, 1)}",
         f"deals_played = {res.deals_played}   # match deals, each in every rotation",
         f"warm = {_toml_value(res.warm or [])}   # vectors tried right after the default",
+        f"searched = {_toml_value(list(res.space))}   # the others keep the policy's values",
+        f"scoring = {_toml_value('in_place' if res.in_place else 'match')}"
+        "   # in_place: one seat among the field (a best response); match: seat-rotated",
         "",
         "[config]",
     ]

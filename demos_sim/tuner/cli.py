@@ -79,6 +79,13 @@ def add_tune_bot_parser(sub) -> None:
     ap.add_argument("--warm", action="append", default=[], metavar="TUNED.toml",
                     help="also try this file's vector right after the policy's own "
                          "(an earlier run's result; repeatable)")
+    ap.add_argument("--params", default=None, metavar="NAME,NAME…",
+                    help="search only these parameters (e.g. the veto's: veto_at,late,need,"
+                         "veto_spend,veto_free); the others keep the policy's own values")
+    ap.add_argument("--in-place", action="store_true",
+                    help="DĒMOS: score a best response, the candidate at one seat (each in "
+                         "turn) among --against players, instead of the seat-rotated match "
+                         "(L'Assemblée is always scored so)")
     ap.add_argument("--out", default=None, metavar="FILE",
                     help="write the result as a tuned.toml (e.g. "
                          "demos_sim/demos/policies/tuned.toml)")
@@ -109,7 +116,9 @@ def cmd_tune_bot(args) -> int:
                    trials=args.trials, games=args.games, seed=args.seed, top=args.top,
                    race_games=args.race_games, confirm_games=args.confirm_games,
                    game=args.game, plugins=tuple(args.plugin), say=say,
-                   warm=[_warm_vector(w) for w in args.warm])
+                   warm=[_warm_vector(w) for w in args.warm],
+                   params=None if args.params is None else args.params.split(","),
+                   in_place=args.in_place)
     print(describe(res))
     if args.out:
         parts = ["demos-sim", "tune-bot", "--game", args.game]
@@ -120,12 +129,14 @@ def cmd_tune_bot(args) -> int:
                   str(args.trials), "--games", str(args.games), "--top", str(args.top),
                   "--race-games", str(args.race_games), "--confirm-games",
                   str(args.confirm_games), "--seed", str(args.seed)]
-        parts += [x for w in args.warm for x in ("--warm", w)] + ["--out", args.out]
+        parts += [x for w in args.warm for x in ("--warm", w)]
+        parts += (["--params", args.params] if args.params is not None else [])
+        parts += (["--in-place"] if args.in_place else []) + ["--out", args.out]
         command = " ".join(shlex.quote(p) for p in parts)
         out = Path(args.out)
         tmp = out.with_suffix(out.suffix + ".tmp")
         tmp.write_text(to_persona_toml(res, command) if args.game == "assemblee"
-                       else to_toml(res, command))
+                       else to_toml(res, command, name=out.stem))
         tmp.replace(out)
         print(f"wrote {out}")
     return 0

@@ -160,3 +160,90 @@ def test_plots_findings_key_figures(tables, tmp_path):
     assert list(kf.columns) == ["figure", "bot", "mean", "ci_low", "ci_high"]
     assert (kf.groupby("figure")["bot"].nunique() == len(veto.RUNGS)).all()
     assert ((kf["ci_low"] <= kf["mean"] + 1e-12) & (kf["mean"] <= kf["ci_high"] + 1e-12)).all()
+
+
+# ------------------------------------------------------------------ best response, deterrence
+def _fake_br_runs(values):
+    """Runs of the best-response files built by hand: ``values[seat] = (ref share, noveto
+    share, diff half-width, vetoes per game in the reference, its half-width)``."""
+    runs = {}
+    for seat, (ref, res, hw, v, vhw) in values.items():
+        pols = ["tuned"] * 4
+        pols[seat] = "veto_br"
+        barred = [p + ":noveto" if p == "veto_br" else p for p in pols]
+        rows = []
+        for point, pol, share, vet, vh in ((0, pols, ref, v, vhw), (1, barred, res, 0.0, 0.0)):
+            common = {"point": point, "ref_point": None if point == 0 else 0,
+                      "policies": ",".join(pol), "seats": str(seat), "side": str(seat),
+                      "games": 1000, "players": 4}
+            rows.append({**common, "metric": "win_share", "mean": share, "ci_low": share - 0.01,
+                         "ci_high": share + 0.01, "diff": res - ref if point else np.nan,
+                         "diff_half_width": hw if point else np.nan})
+            rows.append({**common, "metric": "veto_by_side", "mean": vet, "ci_low": vet - vh,
+                         "ci_high": vet + vh, "diff": np.nan, "diff_half_width": np.nan})
+        df = pd.DataFrame(rows)
+        df["ref_point"] = df["ref_point"].astype("Int64")
+        stem = f"veto_best_response_4p_s{seat}"
+        runs[(stem, "tuned")] = Run(stem, "tuned", df, pd.DataFrame(), {}, None)
+    return Runs(runs)
+
+
+def test_best_response_table_arithmetic_by_hand():
+    """Per seat: diff = noveto − reference; per veto used = diff / vetoes, half-width
+    (hw_d + |R|·hw_v) / v (Cauchy–Schwarz delta method). Seat 0: −0.02 / 0.8 = −0.025,
+    half-width (0.004 + 0.025·0.01) / 0.8 = 0.0053125. Average row: mean of the diffs
+    (−0.02, −0.01 → −0.015), of the half-widths (0.004, 0.006 → 0.005), of the vetoes
+    (0.8, 0.9 → 0.85, half-widths 0.01, 0.03 → 0.02): per veto −0.015 / 0.85 =
+    −0.0176471, half-width (0.005 + 0.0176471·0.02) / 0.85 = 0.0062976."""
+    t = veto.best_response_table(_fake_br_runs({0: (0.25, 0.23, 0.004, 0.8, 0.01),
+                                                1: (0.26, 0.25, 0.006, 0.9, 0.03)}))
+    assert list(t["seat"]) == ["0", "1", "average"]
+    s0 = t.iloc[0]
+    assert s0["diff"] == pytest.approx(-0.02) and s0["vetoes_ref"] == pytest.approx(0.8)
+    assert s0["per_veto"] == pytest.approx(-0.025)
+    assert s0["per_veto_ci_high"] - s0["per_veto"] == pytest.approx(0.0053125)
+    assert s0["diff_ci_low"] == pytest.approx(-0.024) and s0["vetoes_noveto"] == 0
+    a = t.iloc[2]
+    assert a["diff"] == pytest.approx(-0.015) and a["diff_half_width"] == pytest.approx(0.005)
+    assert a["vetoes_ref"] == pytest.approx(0.85)
+    assert a["per_veto"] == pytest.approx(-0.015 / 0.85)
+    assert a["per_veto"] - a["per_veto_ci_low"] == pytest.approx((0.005 + 0.015 / 0.85 * 0.02)
+                                                                 / 0.85)
+    assert a["per_veto"] - a["per_veto_ci_low"] == pytest.approx(0.0062976, abs=1e-7)
+
+
+def test_ratio_same_games_bounds_the_exact_delta_method_interval():
+    """Per-game (d_i, v_i) with any correlation: the exact delta-method half-width of
+    mean(d)/mean(v) (with the sample covariance) never exceeds ratio_same_games'."""
+    from demos_sim.analysis.core.stats import ratio_same_games
+
+    rng = np.random.default_rng(5)
+    n = 4000
+    for rho in (-0.9, 0.0, 0.9):
+        z = rng.normal(size=n)
+        v = 0.8 + 0.3 * z
+        d = -0.02 + 0.3 * (rho * z + np.sqrt(1 - rho ** 2) * rng.normal(size=n))
+        r = d.mean() / v.mean()
+        exact = Z95 * (d - r * v).std(ddof=1) / np.sqrt(n) / abs(v.mean())
+        hw = lambda x: Z95 * x.std(ddof=1) / np.sqrt(n)    # noqa: E731
+        got, half = ratio_same_games(d.mean(), hw(d), v.mean(), hw(v))
+        assert got == pytest.approx(r) and half >= exact - 1e-15
+    assert np.isnan(ratio_same_games(0.1, 0.01, 0.0, 0.0)[0])
+
+
+def test_best_response_and_deterrence_tables(tables):
+    br = tables["veto_best_response"]
+    assert list(br["seat"].astype(str)) == ["0", "1", "2", "3", "average"]
+    assert (br["field"] == "tuned").all() and (br["holder"] == "veto_br").all()
+    assert (br["games"] == small_games(veto, veto.BEST_RESPONSE[0])["tuned"]).all()
+    assert np.allclose(br["diff"], br["share_noveto"] - br["share_ref"])
+    assert (br["vetoes_noveto"] == 0).all()                   # a barred seat never vetoes
+    assert (br["vetoes_ref"] <= 1).all()                      # one veto a player (D3.4.1)
+    dt = tables["veto_deterrence"]
+    assert list(dt["bot"]) == list(veto.EXPERIMENT_RUNGS[veto.DETERRENCE])
+    assert (dt["seats"] == "0,2").all() and (dt["vetoes_used"] <= 1).all()
+    assert np.allclose(dt["deterrence"], dt["share_unused_veto"] - dt["share_no_veto"])
+    assert np.allclose(dt["total"], dt["share_used_veto"] - dt["share_no_veto"])
+    found, _ = veto.findings(tables)
+    assert any(s.startswith("Best response (veto_br") and "a veto used is worth" in s
+               for s in found)

@@ -234,3 +234,16 @@ def diff_same_games(a: float, half_a: float, b: float, half_b: float) -> tuple[f
     narrow when they are negatively correlated, as complementary groups of the same
     games are)."""
     return a - b, half_a + half_b
+
+
+def ratio_same_games(a: float, half_a: float, b: float, half_b: float) -> tuple[float, float]:
+    """``(a / b, half-width)`` of the ratio of two estimates measured on the **same games**
+    (a paired difference per unit of a usage count of one run, e.g. a veto value per veto
+    used), whose covariance the run's sums do not give. Delta method: ``a/b − R ≈ (δa −
+    R·δb) / b`` with ``R = a / b``; whatever the correlation, ``sd(δa − R·δb) ≤ sd_a +
+    |R|·sd_b`` (Cauchy–Schwarz), so the 95% half-width is at most ``(half_a + |R|·half_b)
+    / |b|``: conservative, as :func:`diff_same_games`. NaNs when ``b`` is 0."""
+    if b == 0 or b != b:
+        return float("nan"), float("nan")
+    r = a / b
+    return r, (half_a + abs(r) * half_b) / abs(b)

@@ -6,7 +6,11 @@ reference) and once with one seat — in team modes one whole side — barred fr
 paired value of its veto (negative: the veto was worth that much). In 2v3 the team of
 two's number of vetoes (``team_vetoes`` 2, 1, 0) is swept as well. The reference runs
 also say how often vetoes are used, by whom and in which round, and what the unanimous
-turn does to round scores when it is played.
+turn does to round scores when it is played. Two further tables: the veto's value to a
+best response (``veto_br``, tuned's veto parameters tuned for one seat among tuned
+players, against ``veto_br:noveto`` in that seat; per seat, average, per veto used) and,
+in 2v3, the deterrence of a held veto (the team of two holding one unused veto against
+none, the opponents reading it).
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS
-from demos_sim.analysis.core.stats import adjust, p_value, share_of_won
+from demos_sim.analysis.core.stats import (
+    adjust, diff_same_games, p_value, ratio_same_games, share_of_won,
+)
 
 TITLE = "Veto value"
 METHOD = (
@@ -47,15 +53,33 @@ METHOD = (
     "Usage (vetoes per game, by side and by round; unanimous turns per game) comes from "
     "the reference points; the effect of a played unanimous turn is a ratio per "
     "unanimous turn (Σ over players of the change of round score it makes; share of "
-    "unanimous turns that change the round's winners) with a delta-method interval. All "
+    "unanimous turns that change the round's winners) with a delta-method interval. "
+    "Best response (4 players, tuned field): `veto_br` is tuned with its five veto "
+    "parameters tuned by `demos-sim tune-bot --params … --in-place` for one seat among three "
+    "tuned players (policies/veto_br.toml); one experiment per seat pairs `veto_br` in that "
+    "seat with `veto_br:noveto` there on the same deals: the veto's value to a holder who "
+    "uses it as well as the tuner found; per veto used = that value over the seat's vetoes "
+    "per game in the reference (a ratio of two estimates of the same games: conservative "
+    "delta-method interval, the half-widths combined by Cauchy–Schwarz). Deterrence (2v3, "
+    "the bots' veto rule reads the opponents' vetoes left): the team of two holding one "
+    "veto it never uses (team_vetoes = 1, `bot:noveto`, the reference) against holding "
+    "none (team_vetoes = 0) and against using it, same deals. All "
     "shares and differences are fractions (0.01 = 1 percentage point)."
 )
 INDIVIDUAL = ["veto_individual_3p", "veto_individual_4p", "veto_individual_5p"]
 TEAMS = {"veto_2v2": "2v2", "veto_2v3": "2v3", "veto_2v2p1": "2v2+1"}
 TEAM_VETOES = "veto_2v3_team_vetoes"
-EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES]
+# the best response: one file a seat (the runner pairs a block's points with one reference)
+BEST_RESPONSE = [f"veto_best_response_4p_s{s}" for s in range(4)]
+DETERRENCE = "veto_2v3_deterrence"
+EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE]
 RUNGS = DEMOS_RUNGS
-SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_usage", "veto_by_side"]
+# veto_br is a best response to tuned players: its files run with tuned as the field only;
+# the deterrence screen at the three fast rungs
+EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
+                    DETERRENCE: {b: DEMOS_RUNGS[b] for b in ("greedy", "heuristic", "tuned")}}
+SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_best_response", "veto_deterrence",
+        "veto_usage", "veto_by_side"]
 # veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row
 ALPHA = 0.05
 HOLM = "holm"
@@ -165,6 +189,90 @@ def team_vetoes_table(runs) -> pd.DataFrame:
     return out
 
 
+def best_response_table(runs) -> pd.DataFrame:
+    """The veto's value to a best-responding holder (``veto_br``, one seat among the field
+    ``bot``): per seat, ``veto_br:noveto`` minus ``veto_br`` on the same deals, the
+    vetoes the seat used per game in the reference, and the value per veto used (ratio of
+    two estimates of the same games, conservative delta-method interval
+    :func:`ratio_same_games`); then the average over the seats (conservative: the mean of
+    the half-widths, as :func:`average_table`)."""
+    rows = []
+    for stem in _present(runs, BEST_RESPONSE):
+        ws = runs.results(stem, "win_share")
+        vs = runs.results(stem, "veto_by_side")
+        for (bot, point), d in ws.groupby(["bot", "point"], sort=False):
+            if pd.isna(d["ref_point"].iloc[0]):
+                continue
+            seats = _restricted_seats(d["policies"].iloc[0])
+            if len(seats) != 1:
+                raise ValueError(f"{stem} point {point}: one seat must play :noveto")
+            key = str(seats[0])
+            r = d[d["seats"] == key].iloc[0]
+            ref_pt = int(r["ref_point"])
+            ref = ws[(ws["bot"] == bot) & (ws["point"] == ref_pt) & (ws["seats"] == key)].iloc[0]
+            v = vs[(vs["bot"] == bot) & (vs["point"] == ref_pt) & (vs["seats"] == key)].iloc[0]
+            v_res = vs[(vs["bot"] == bot) & (vs["point"] == point) & (vs["seats"] == key)].iloc[0]
+            rows.append(_br_row(bot, key, int(r["games"]), ref["mean"], r["mean"], r["diff"],
+                                r["diff_half_width"], v["mean"],
+                                (v["ci_high"] - v["ci_low"]) / 2, v_res["mean"]))
+    out = pd.DataFrame(rows)
+    if not len(out):
+        return out
+    avg = []
+    for bot, d in out.groupby("field", sort=False):
+        avg.append(_br_row(bot, "average", int(d["games"].iloc[0]),
+                           float(d["share_ref"].mean()), float(d["share_noveto"].mean()),
+                           float(d["diff"].mean()), float(d["diff_half_width"].mean()),
+                           float(d["vetoes_ref"].mean()), float(d["vetoes_half_width"].mean()),
+                           float(d["vetoes_noveto"].mean())))
+    return pd.concat([out, pd.DataFrame(avg)], ignore_index=True)
+
+
+def _br_row(bot, seat, games, share_ref, share_noveto, diff, hw, vetoes, v_hw, v_res) -> dict:
+    per, per_hw = ratio_same_games(diff, hw, vetoes, v_hw)
+    return {"field": bot, "holder": "veto_br", "seat": seat, "games": games,
+            "share_ref": share_ref, "share_noveto": share_noveto, "diff": diff,
+            "diff_ci_low": diff - hw, "diff_ci_high": diff + hw, "diff_half_width": hw,
+            "p_value": p_value(diff, hw), "vetoes_ref": vetoes, "vetoes_half_width": v_hw,
+            "vetoes_noveto": v_res, "per_veto": per, "per_veto_ci_low": per - per_hw,
+            "per_veto_ci_high": per + per_hw,
+            "interval": "paired" if seat != "average" else "conservative (mean of half-widths)"}
+
+
+def deterrence_table(runs) -> pd.DataFrame:
+    """2v3, the team of two (A) per rung: the reference holds one veto it never uses
+    (``team_vetoes = 1``, A ``:noveto``). ``deterrence``: reference minus the point where A
+    holds none (``team_vetoes = 0``; B knows it) — what an unused veto is worth through
+    the opponents' reading of it; ``use``: A using its veto minus the reference;
+    ``total``: using it minus holding none (two differences of the same games,
+    conservative :func:`diff_same_games`)."""
+    if not _present(runs, [DETERRENCE]):
+        return pd.DataFrame()
+    ws = runs.results(DETERRENCE, "win_share")
+    vs = runs.results(DETERRENCE, "veto_by_side")
+    rows = []
+    for bot, d in ws.groupby("bot", sort=False):
+        a = d[d["side"] == "A"]
+        none = a[a["team_vetoes"] == 0].iloc[0]
+        used = a[(a["team_vetoes"] == 1) & ~a["policies"].str.contains(":noveto")].iloc[0]
+        ref = a[a["ref_point"].isna()].iloc[0]
+        v = vs[(vs["bot"] == bot) & (vs["side"] == "A") & (vs["point"] == used["point"])]
+        tot, tot_hw = diff_same_games(used["diff"], used["diff_half_width"], none["diff"],
+                                      none["diff_half_width"])
+        rows.append({"bot": bot, "side": "A", "seats": ref["seats"], "games": int(ref["games"]),
+                     "share_unused_veto": ref["mean"], "share_no_veto": none["mean"],
+                     "share_used_veto": used["mean"],
+                     "deterrence": 0.0 - none["diff"] + 0.0,      # + 0.0: no −0.0
+                     "deterrence_ci_low": 0.0 - none["diff_ci_high"] + 0.0,
+                     "deterrence_ci_high": 0.0 - none["diff_ci_low"] + 0.0,
+                     "deterrence_p": p_value(none["diff"], none["diff_half_width"]),
+                     "use": used["diff"], "use_ci_low": used["diff_ci_low"],
+                     "use_ci_high": used["diff_ci_high"],
+                     "total": tot, "total_ci_low": tot - tot_hw, "total_ci_high": tot + tot_hw,
+                     "vetoes_used": v["mean"].iloc[0]})
+    return pd.DataFrame(rows)
+
+
 def _refs(runs, metric: str) -> pd.DataFrame:
     parts = []
     for stem in _present(runs, INDIVIDUAL + list(TEAMS)):
@@ -216,7 +324,9 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     value = value_table(runs)
     return {"veto_value": value, "veto_average": average_table(value),
             "team_vetoes": team_vetoes_table(runs), "veto_usage": usage_table(runs),
-            "veto_by_side": by_side_table(runs), "veto_round": round_table(runs)}
+            "veto_by_side": by_side_table(runs), "veto_round": round_table(runs),
+            "veto_best_response": best_response_table(runs),
+            "veto_deterrence": deterrence_table(runs)}
 
 
 # ------------------------------------------------------------------ plots
@@ -375,6 +485,35 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
                 else:
                     msg += "; with it the team of two is at parity within the interval."
             found.append(msg)
+    br = tables.get("veto_best_response", pd.DataFrame())
+    for fld in (dict.fromkeys(br["field"]) if len(br) else []):
+        d = br[br["field"] == fld]
+        a = d[d["seat"] == "average"].iloc[0]
+        seats = d[d["seat"] != "average"]
+        msg = (f"Best response (veto_br: {fld}'s veto parameters tuned for one seat among "
+               f"{fld} players): barring it from vetoing changes its win share by "
+               f"{_ci(a['diff'], a['diff_ci_low'], a['diff_ci_high'])} pp on average over the "
+               "seats (" + "; ".join(f"seat {r.seat} {_ci(r.diff, r.diff_ci_low, r.diff_ci_high)}"
+                                     for r in seats.itertuples())
+               + f"); it uses {a['vetoes_ref']:.2f} vetoes a game, so a veto used is worth "
+               f"{_ci(a['per_veto'], a['per_veto_ci_low'], a['per_veto_ci_high'])} pp.")
+        own = avg[(avg["bot"] == fld) & (avg["players"] == 4)]
+        if len(own):
+            o = own.iloc[0]
+            msg += (f" With {fld}'s own veto rule the same restriction costs "
+                    f"{_ci(o.mean_diff, o.ci_low, o.ci_high)} pp (veto value table, its own deals).")
+        found.append(msg)
+        for r in seats[seats["diff_ci_low"] > 0].itertuples():
+            flags.append(f"veto_br, seat {r.seat}: barring its veto raises its win share "
+                         f"({_ci(r.diff, r.diff_ci_low, r.diff_ci_high)} pp): a best response "
+                         "may always decline to veto, so its tuned vetoes hurt it there.")
+    det = tables.get("veto_deterrence", pd.DataFrame())
+    for r in det.itertuples() if len(det) else []:
+        found.append(f"{r.bot}, 2v3: the team of two's veto held but never used is worth "
+                     f"{_ci(r.deterrence, r.deterrence_ci_low, r.deterrence_ci_high)} pp "
+                     "(deterrence: the opponents read it), used "
+                     f"{_ci(r.use, r.use_ci_low, r.use_ci_high)} pp more; in all "
+                     f"{_ci(r.total, r.total_ci_low, r.total_ci_high)} pp against holding none.")
     for bot in dict.fromkeys(use["bot"]):
         u = use[use["bot"] == bot]
         found.append(f"{bot}: vetoes used per game: " + "; ".join(

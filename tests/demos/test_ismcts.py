@@ -4,7 +4,8 @@ The M2 observation test (test_observation.py) covers ``ismcts`` and its restrict
 (at a small budget); here: the spec parser and its errors, the determinisation's card
 counts, the round's forward model against the engine (exact, whole rounds of greedy
 play), a hand-set position with one best discard, determinism, and strength against a
-planted weak policy.
+planted weak policy; and the search rung's Media in team modes (``:nomedia`` at a budget,
+Media played, games changed, a game the Media leave without a winner).
 """
 
 import math
@@ -21,7 +22,7 @@ from demos_sim.demos.policies.ismcts import (
     determinise, rollout,
 )
 from demos_sim.demos.positions import position
-from demos_sim.demos.record import play_logged
+from demos_sim.demos.record import play_logged, to_record
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import chunk_game_keys
 from demos_sim.tournament import make_config, match
@@ -261,3 +262,57 @@ def test_ismcts_beats_a_planted_weak_policy():
               100, 2027)
     w, se = _se(m)
     assert w - 3.0 * se > 0.5, (w, se)
+
+
+# ------------------------------------------------------------------ the Media at the search rung
+# The analyses' restricted-play Media comparison (media_*_nomedia: every seat ``ismcts@64``
+# against every seat ``ismcts@64:nomedia``, media_optional = true, same deals). The Media
+# decisions (D6.2 target and colour) are delegated to ``heuristic`` with ismcts's own
+# parameters 0-17, so ``:nomedia`` must reach them, and with media_optional the rounds are
+# the same, only the Scandal phase differs (D6).
+def test_nomedia_spec_at_a_budget_sets_only_the_flag():
+    p, q = get("ismcts@64"), get("ismcts@64:nomedia")        # '{bot}:nomedia', bot ismcts@64
+    assert np.array_equal(q.params, get("ismcts:nomedia@64").params)
+    diff = np.flatnonzero(p.params != q.params)
+    assert list(diff) == [q.flags["nomedia"]] and q.params[diff[0]] == 1.0
+    assert q.params[P_BUDGET] == 64
+
+
+@pytest.mark.parametrize("mode, n", [("2v2", 4), ("2v3", 5)])
+def test_search_rung_plays_its_media_in_team_modes(mode, n):
+    """ismcts@64 sides act with their Media (D6.2) and ``:nomedia`` sides never do; on
+    the same deals the rounds are identical and the final results are not (6 deals)."""
+    config = DemosConfig("full", mode, n, variants={"media_optional": True})
+    acts = 0
+    changed = 0
+    for key in chunk_game_keys(714, 0, 0, 6):
+        ev_a, a, _ = play_logged(config, ["ismcts@64"], key)
+        ev_b, b, _ = play_logged(config, ["ismcts@64:nomedia"], key)
+        assert a[L.R_ROUNDS] == b[L.R_ROUNDS]
+        played = [e for e in ev_a if e[0] == L.EV_MEDIA]
+        assert not [e for e in ev_b if e[0] == L.EV_MEDIA]
+        assert b[L.R_ACT_OPP:L.R_ACT_OPP + n].sum() + b[L.R_ACT_MATE:L.R_ACT_MATE + n].sum() == 0
+        acts += len(played)
+        changed += (a[L.R_WINSIDES] != b[L.R_WINSIDES]
+                    or not np.array_equal(a[L.R_HARMONY:L.R_HARMONY + n],
+                                          b[L.R_HARMONY:L.R_HARMONY + n]))
+    assert acts >= 6 and changed >= 1, (acts, changed)
+
+
+def test_search_rung_media_can_leave_a_team_game_without_winner():
+    """2v2, ismcts@64 at every seat, media_optional (seed 714, game 535): side B's two
+    Media (one per member, D9.4) both hit A's only trio on two figures of one type, so
+    that player has no trio (D7.1) and nobody has one: no winner (D7.4); on the same deal
+    without Media side A wins. (The search rung's 384 analysis games a point happened to
+    hold no such game: its no-winner swing there was 0 with zero variance, not a defect.)"""
+    config = DemosConfig("full", "2v2", 4, variants={"media_optional": True})
+    key = chunk_game_keys(714, 0, 535, 1)[0]
+    ev, a, _ = play_logged(config, ["ismcts@64"], key)
+    _, b, _ = play_logged(config, ["ismcts@64:nomedia"], key)
+    assert a[L.R_NWIN] == 0 and b[L.R_NWIN] == 1 and b[L.R_WINSIDES] == 1   # side A (bit 0)
+    rec = to_record(config, ["ismcts@64"], key, ev)
+    acts = rec["scandal"]["actions"]
+    assert sorted(x["seat"] for x in acts) == [1, 3]                    # side B's members
+    assert len({x["target"] for x in acts}) == 1 and acts[0]["target"] % 2 == 0
+    assert acts[0]["figure"][0] == acts[1]["figure"][0]                  # one type twice
+    assert rec["final"]["winners"] == [] and rec["final"]["trios"][str(acts[0]["target"])] is None

@@ -112,7 +112,7 @@ def build_tables(exp, totals: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
                     r = exp.points[p.ref].index
                     d = paired_diff_ci(s[j], sq[j], agg[f"{r}.{m}.sum"][j],
                                        agg[f"{r}.{m}.sq"][j], agg[f"{p.index}.{m}.cross"][j],
-                                       n, q.scale)
+                                       n, q.scale, rate=q.rate)
                     row.update(diff=d.mean, diff_sd=d.sd, diff_ci_low=d.lo, diff_ci_high=d.hi,
                                diff_half_width=d.half_width)
                 rows.append(row)
@@ -154,7 +154,8 @@ def tracked_half_widths(exp, totals: list[dict]) -> list[tuple[str, float]]:
                 if diff:
                     r = p.ref
                     e = paired_diff_ci(s[j], sq[j], agg[f"{r}.{m}.sum"][j], agg[f"{r}.{m}.sq"][j],
-                                       agg[f"{p.index}.{m}.cross"][j], n, q.scale)
+                                       agg[f"{p.index}.{m}.cross"][j], n, q.scale,
+                                       rate=q.rate)
                 else:
                     e = mean_ci(s[j], sq[j], n, q.scale, q.rate)
                 hw = e.half_width if e.half_width == e.half_width else float("inf")  # NaN

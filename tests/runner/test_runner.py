@@ -87,7 +87,13 @@ def test_points_play_the_same_deals(tmp_path):
     assert (other["diff"] == 0).all() and (other["diff_sd"] == 0).all()
     # ratio metrics carry no paired difference (Quantity.per)
     assert df[(df["point"] == 1) & df["metric"].isin(ratios)]["diff"].isna().all()
-    assert (other["diff_ci_low"] == 0).all() and (other["diff_ci_high"] == 0).all()
+    # the interval is [0, 0] except for the 0/1 rates, where no changed game in 3,000
+    # bounds the change by ± 1 − 0.0125^(1/3000) (Clopper–Pearson, closed form)
+    bound = 1 - 0.0125 ** (1 / 3000)
+    wide = other["diff_ci_high"] > 0
+    assert wide.any() and np.allclose(other.loc[wide, "diff_ci_high"], bound)
+    assert np.allclose(other.loc[wide, "diff_ci_low"], -bound)
+    assert (other.loc[~wide, "diff_ci_low"] == 0).all() and (other.loc[~wide, "diff_ci_high"] == 0).all()
     assert (df[df["metric"] == "truncated"]["mean"] == 0).all()
 
 
@@ -306,6 +312,72 @@ def test_asking_fewer_metrics_plays_the_same_games():
     # a ratio quantity brings its denominator along
     assert set(g.play(cfg, specs, (), 4, 0, 50, metrics=("combo_share",))) == {
         "combo_share", "round_winners"}
+
+
+def _paired_sums(up: int, down: int, both: int, n: int, scale: int = 60):
+    """Σx, Σx², Σy, Σy², Σxy of n paired 0/1 games (x = 1 and y = 0 in ``up`` of them,
+    the reverse in ``down``, both 1 in ``both``), in units of ``scale``."""
+    x1, y1 = up + both, down + both
+    return (x1 * scale, x1 * scale * scale, y1 * scale, y1 * scale * scale,
+            both * scale * scale, n, scale)
+
+
+def test_paired_rate_with_no_game_changed_is_not_zero_wide():
+    """A paired 0/1 rate where no game changed (the Media's no-winner share at 384 games of
+    the search rung) is not [0, 0]: the chance that a game changes is at most its
+    Clopper–Pearson bound for 0 of n at 97.5%, 1 − 0.0125^(1/n) (closed form), and the
+    direction is unknown, so the interval is ± that: ±0.011347 at n = 384."""
+    from demos_sim.runner.intervals import paired_diff_ci
+
+    e = paired_diff_ci(*_paired_sums(0, 0, 12, 384)[:6], scale=60, rate=True)
+    bound = 1 - 0.0125 ** (1 / 384)
+    assert bound == pytest.approx(0.011347, abs=1e-6)
+    assert e.mean == 0 and e.lo == pytest.approx(-bound) and e.hi == pytest.approx(bound)
+    assert e.half_width == pytest.approx(bound)
+    # not a rate (a score, say): the sums say nothing about how often a game changes
+    e = paired_diff_ci(*_paired_sums(0, 0, 12, 384)[:6], scale=60, rate=False)
+    assert (e.lo, e.hi) == (0.0, 0.0)
+
+
+def test_paired_rate_with_few_changed_games_known_answer():
+    """Two games of 1,000 went up, none down: d = 0.002. The chance that a game changes,
+    δ ≤ δ_hi, the 0.9875 quantile of Beta(3, 998) (Clopper–Pearson upper bound, 2 of
+    1000); the chance that a changed game went up, π ≥ 0.0125^(1/2) = 0.111803 (closed
+    form for 2 of 2); so d ∈ [δ_hi (2·0.111803 − 1), δ_hi]. With 10 or more changed
+    games the normal interval is kept."""
+    from scipy.stats import beta
+
+    from demos_sim.runner.intervals import paired_diff_ci
+
+    e = paired_diff_ci(*_paired_sums(2, 0, 100, 1000)[:6], scale=60, rate=True)
+    d_hi = beta.ppf(0.9875, 3, 998)
+    assert e.mean == pytest.approx(0.002)
+    assert e.hi == pytest.approx(d_hi, rel=1e-6)
+    assert e.lo == pytest.approx(d_hi * (2 * 0.0125 ** 0.5 - 1), rel=1e-6)
+    e = paired_diff_ci(*_paired_sums(7, 3, 100, 1000)[:6], scale=60, rate=True)
+    normal = paired_diff_ci(*_paired_sums(7, 3, 100, 1000)[:6], scale=60, rate=False)
+    assert (e.lo, e.hi) == (normal.lo, normal.hi)
+
+
+def test_paired_rate_interval_covers_with_few_changed_games():
+    """Coverage at a rare change (P(up) = 0.0010, P(down) = 0.0005, 2,000 games: 3 changed
+    games expected), 4,000 replications, seed 5: the interval covers the true difference
+    0.0005 in at least 94% of them (95% − 3σ, σ = 0.0034; measured 99.98%: Bonferroni
+    makes it conservative), where the normal interval covers it in under 90% (85.4%)."""
+    from demos_sim.runner.intervals import paired_diff_ci
+
+    rng = np.random.default_rng(5)
+    counts = rng.multinomial(2000, [0.0010, 0.0005, 0.9985], size=4000)
+    true = 0.0010 - 0.0005
+    hit = hit_normal = 0
+    for up, down, _ in counts:
+        args = _paired_sums(int(up), int(down), 0, 2000)[:6]
+        e = paired_diff_ci(*args, scale=60, rate=True)
+        hit += e.lo <= true <= e.hi
+        n_ = paired_diff_ci(*args, scale=60, rate=False)
+        hit_normal += n_.lo <= true <= n_.hi
+    assert hit / 4000 >= 0.94, hit / 4000
+    assert hit_normal / 4000 < 0.90, hit_normal / 4000
 
 
 def test_rare_binary_rates_get_the_wilson_interval():

@@ -193,8 +193,10 @@ def test_variants_and_known_zero(tables):
     noop = va[va["value"].str.contains("no-op")]
     # standard_tie cannot matter in coop (P3.2): the paired difference is exactly 0
     assert len(noop) == len(PL.RUNGS) * 2 * 3 * 2
-    assert (noop["diff"] == 0).all() and (noop["diff_ci_low"] == 0).all()
-    assert (noop["diff_ci_high"] == 0).all()
+    # a 0/1 rate with no game changed: ± 1 − 0.0125^(1/games) (Clopper–Pearson, closed form)
+    assert (noop["diff"] == 0).all()
+    bound = 1 - 0.0125 ** (1 / noop["games"].astype(float))
+    assert np.allclose(noop["diff_ci_high"], bound) and np.allclose(noop["diff_ci_low"], -bound)
     _ci_ok(va, "diff", "diff_ci_low", "diff_ci_high")
     assert np.allclose(va["value_mean"] - va["reference"], va["diff"])
     team = va[(va["variant"] == "reinforced_scope") & (va["metric"] == "team win rate")]

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from demos_sim.analysis.core.whatif import compare
@@ -14,7 +15,15 @@ def test_a_variant_without_effect_moves_nothing_exactly():
     difference is exactly 0 and no row is flagged."""
     w = compare("demos", {}, 4, {"team_trio": "pooled"}, games=600, seed=3)
     t = w.table
-    assert (t["diff"] == 0).all() and (t["diff_ci_low"] == 0).all() and (t["diff_ci_high"] == 0).all()
+    assert (t["diff"] == 0).all()
+    # a 0/1 rate with no game changed in 600 is bounded by ± 1 − 0.0125^(1/600) (no
+    # changed game: Clopper–Pearson, closed form); every other interval is [0, 0]
+    bound = 1 - 0.0125 ** (1 / 600)
+    wide = t["diff_ci_high"] > 0
+    assert set(t.loc[wide, "metric"]) <= {"win_share", "no_winner", "truncated"}
+    assert np.allclose(t.loc[wide, "diff_ci_high"], bound)
+    assert np.allclose(t.loc[wide, "diff_ci_low"], -bound)
+    assert (t.loc[~wide, "diff_ci_low"] == 0).all() and (t.loc[~wide, "diff_ci_high"] == 0).all()
     assert not t["moved"].any()
     assert (t["reference"] == t["changed"]).all()
 

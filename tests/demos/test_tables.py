@@ -1,4 +1,5 @@
-"""Per-hand tables (demos_sim.demos.tables) and greedy's blind discard read from one.
+"""Per-hand tables (demos_sim.demos.tables): best_combo's (scoring.py) and greedy's blind
+discard read from them; greedy's bit-parallel useful takes.
 
 The table form must give exactly what the direct computation gives — the same card and
 the same float — for every 5-card hand of both decks, and must not be read for a scoring
@@ -10,6 +11,7 @@ import pytest
 from numba import njit
 
 from demos_sim.bits import popcount
+from demos_sim.demos import scoring as S
 from demos_sim.demos import tables as T
 from demos_sim.demos.policies import basic as B
 
@@ -115,3 +117,120 @@ def test_tables_are_kept_on_disk_and_built_once(monkeypatch):
 
         for f in (Path(T.__file__).parent / "__pycache__").glob(f"{__name__}.kernel-*.npz"):
             f.unlink()
+
+
+# ------------------------------------------------------------------ best_combo's table (scoring.py)
+@njit(cache=True)
+def _combo_mismatches(hs, full, carre, rb0, rb1, rb2, fav, bonus):
+    """Hands where best_combo (the table when it covers the case) and the direct
+    computation differ in kind, score or cards played; and how many differ from the
+    standard scoring's answer (a stale table would show there)."""
+    bad = 0
+    first = -1
+    changed = 0
+    for i in range(hs.shape[0]):
+        a = S.best_combo(hs[i], full, carre, rb0, rb1, rb2, fav, bonus)
+        b = S._best_combo_direct(hs[i], full, carre, rb0, rb1, rb2, fav, bonus)
+        c = S._best_combo_direct(hs[i], full, 30, 12, 8, 4, -1, 0)
+        if a[0] != b[0] or a[1] != b[1] or a[2] != b[2]:
+            bad += 1
+            if first < 0:
+                first = i
+        if b[0] != c[0] or b[1] != c[1] or b[2] != c[2]:
+            changed += 1
+    return bad, first, changed
+
+
+@pytest.mark.parametrize("full", [1, 0])
+def test_best_combo_table_equals_the_direct_computation_for_every_hand(full):
+    """D4.1–D4.2: every 5-card hand of the deck (658,008 full, 376,992 simplified), the
+    same kind, score and cards as computed from the hand."""
+    assert S._CF1.shape[0] == T.N_FULL and S._CS1.shape[0] == T.N_SIMPLE   # tables in use
+    assert (T.STD_CARRE, T.STD_RB0, T.STD_RB1, T.STD_RB2) == (30, 12, 8, 4)
+    hs = T.hands5(full)
+    bad, first, _ = _combo_mismatches(hs, full, 30, 12, 8, 4, -1, 0)
+    assert bad == 0, f"first differing hand {hs[first]:#x}"
+
+
+@pytest.mark.parametrize("change", [
+    {"carre": 20}, {"rb": (12, 9, 4)}, {"rb": (4, 8, 12)}, {"fav": 1, "bonus": 5},
+])
+def test_best_combo_table_is_read_only_for_its_scoring(change):
+    """Another carre_points, run_base (a non-monotone one too) or a favourite suit (X1):
+    the answers change for some hands, and best_combo still equals the direct one."""
+    hs = T.hands5(1)[::5]
+    rb = change.get("rb", (12, 8, 4))
+    bad, first, changed = _combo_mismatches(hs, 1, change.get("carre", 30), *rb,
+                                            change.get("fav", -1), change.get("bonus", 0))
+    assert changed > 0 and bad == 0
+
+
+def test_best_combo_of_other_hand_sizes_is_computed_directly():
+    for h in (0, 0b111, 0b1111, 0b111111, 0b1111111, (1 << 0) | (1 << 10) | (1 << 20) | (1 << 30)
+              | (1 << 1) | (1 << 11)):
+        assert S.best_combo(np.int64(h), 1, 30, 12, 8, 4, -1, 0) == S._best_combo_direct(
+            np.int64(h), 1, 30, 12, 8, 4, -1, 0)
+    # a simplified-rules call with an ace in the hand is not a simplified-deck hand
+    h = np.int64(0b11111)
+    assert S.best_combo(h, 0, 30, 12, 8, 4, -1, 0) == S._best_combo_direct(h, 0, 30, 12, 8, 4, -1, 0)
+
+
+# ------------------------------------------------------------------ greedy's useful takes
+@njit(cache=True)
+def _useful_ref(h, table, full):
+    """The face-up cards t for which some run of 3 values (D4.1) holds t's value and two
+    values of ``h``, or (full rules) ``h`` holds t's value in three suits (a Carré with t):
+    card by card, window by window."""
+    out = 0
+    for t in range(40):
+        if not (table >> t) & 1:
+            continue
+        b = t % 10
+        ok = False
+        for lo in range(max(0, b - 2), min(b, 7) + 1):         # windows lo..lo+2 holding b
+            have = True
+            for v in range(lo, lo + 3):
+                held = False
+                for s in range(4):
+                    held = held or (h >> (10 * s + v)) & 1 == 1
+                if v != b and not held:
+                    have = False
+            ok = ok or have
+        suits = 0
+        for s in range(4):
+            suits += (h >> (10 * s + b)) & 1
+        if full and suits >= 3:
+            ok = True
+        if ok:
+            out |= 1 << t
+    return out
+
+
+@njit(cache=True)
+def _useful_mismatches(n, seed):
+    np.random.seed(seed)
+    bad = 0
+    for _ in range(n):
+        cards = np.random.permutation(40)
+        k = 5 + np.random.randint(0, 2)                     # 5 cards, or 6 (a take held)
+        h = 0
+        for i in range(k):
+            h |= 1 << cards[i]
+        table = 0
+        for i in range(k, k + np.random.randint(0, 13)):
+            table |= 1 << cards[i]
+        for full in (True, False):
+            if B._useful_takes(h, table, full) != _useful_ref(h, table, full):
+                bad += 1
+    return bad
+
+
+def test_useful_takes_equals_the_card_by_card_definition():
+    """greedy's D3.3 / D3.4.3 take candidates (bit-parallel) against the definition,
+    card by card, on 20,000 random hands and tables (5 or 6 cards, 0-12 face up)."""
+    assert _useful_mismatches(20_000, 3) == 0
+    # hand-made: 7S 8S 4H 4D 4C — 9x and 6x complete 7-8; 4S a Carré; 2x nothing
+    h = sum(1 << c for c in (6, 7, 13, 23, 33))
+    table = sum(1 << c for c in (18, 5, 3, 1))              # 9H, 6S, 4S, 2S
+    assert B._useful_takes(np.int64(h), np.int64(table), True) == (1 << 18) | (1 << 5) | (1 << 3)
+    assert B._useful_takes(np.int64(h), np.int64(table), False) == (1 << 18) | (1 << 5)

@@ -11,9 +11,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
-from demos_sim.bits import lowest_bit, popcount
+from demos_sim.bits import popcount
 from demos_sim.cards import card_id, codes_of, SUITS
-from demos_sim.demos import tables as T
 
 KIND_NONE, KIND_RUN, KIND_CARRE = 0, 1, 2
 KIND_NAMES = {KIND_NONE: None, KIND_RUN: "run", KIND_CARRE: "carre"}
@@ -49,9 +48,21 @@ def max_suit_count(mask):
 
 
 @njit(cache=True)
-def _best_combo_direct(mask, full, carre, rb0, rb1, rb2, fav, bonus):
-    """:func:`best_combo` computed from the hand: every case (same parameters and result;
-    the table of 5-card hands is built from it)."""
+def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
+    """Best combination of a hand (D4.1–D4.2, X1).
+
+    Parameters
+    ----------
+    mask : int64 hand mask (any number of cards; 5 at showdown).
+    full : 1 for full rules (the Carré exists), 0 for simplified.
+    carre, rb0, rb1, rb2 : ``carre_points`` and ``run_base``.
+    fav, bonus : favourite suit (-1 none) and ``favourite_suit_bonus``.
+
+    Returns
+    -------
+    (kind, score, combo_mask) : kind 0 none / 1 run / 2 Carré; among all combinations
+    the one maximising (score, total value of the cards left unplayed).
+    """
     s0 = suit_slice(mask, 0)
     s1 = suit_slice(mask, 1)
     s2 = suit_slice(mask, 2)
@@ -136,90 +147,6 @@ def _best_combo_direct(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     if best_kind == 0:
         return 0, 0, 0
     return best_kind, best_score, best_cm
-
-
-# ------------------------------------------------------------------ best_combo as a table
-# _best_combo_direct for every 5-card hand (demos_sim.demos.tables) under the standard
-# scoring and no favourite suit: byte 1 = score | kind << 5, byte 2 = which of the hand's
-# cards (bit i: its i-th lowest card) the combination plays.
-
-
-@njit(cache=True)
-def _combo_table(full):
-    """Rows 0 and 1: bytes 1 and 2 of every 5-card hand (rank order)."""
-    hs = T.hands5(full)
-    out = np.empty((2, hs.shape[0]), np.uint8)
-    for i in range(hs.shape[0]):
-        h = hs[i]
-        kd, sc, cm = _best_combo_direct(h, full, T.STD_CARRE, T.STD_RB0, T.STD_RB1,
-                                        T.STD_RB2, -1, 0)
-        if sc < 0 or sc > 31 or (cm & ~h) != 0:
-            raise ValueError("a combination with no table encoding")
-        sel = 0
-        x = h
-        for j in range(5):
-            c = lowest_bit(x)
-            x &= x - 1
-            if (cm >> c) & 1:
-                sel |= 1 << j
-        out[0, i] = sc | (kd << 5)
-        out[1, i] = sel
-    return out
-
-
-_COMBO_TABLES = T.build_tables(_combo_table, 2)
-_CF1 = np.ascontiguousarray(_COMBO_TABLES[0][0])     # full rules: score | kind << 5
-_CF2 = np.ascontiguousarray(_COMBO_TABLES[0][1])     # full rules: the cards played
-_CS1 = np.ascontiguousarray(_COMBO_TABLES[1][0])     # simplified rules
-_CS2 = np.ascontiguousarray(_COMBO_TABLES[1][1])
-del _COMBO_TABLES
-
-
-@njit(cache=True, inline="always")
-def _combo_table_covers(mask, full, carre, rb0, rb1, rb2, fav):
-    return (_CF1.shape[0] > 0 and fav < 0 and rb0 == T.STD_RB0 and rb1 == T.STD_RB1
-            and rb2 == T.STD_RB2 and (full == 0 or carre == T.STD_CARRE)
-            and T.is_hand5(mask, full))
-
-
-@njit(cache=True)
-def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
-    """Best combination of a hand (D4.1–D4.2, X1).
-
-    Parameters
-    ----------
-    mask : int64 hand mask (any number of cards; 5 at showdown).
-    full : 1 for full rules (the Carré exists), 0 for simplified.
-    carre, rb0, rb1, rb2 : ``carre_points`` and ``run_base``.
-    fav, bonus : favourite suit (-1 none) and ``favourite_suit_bonus``.
-
-    Returns
-    -------
-    (kind, score, combo_mask) : kind 0 none / 1 run / 2 Carré; among all combinations
-    the one maximising (score, total value of the cards left unplayed).
-
-    A 5-card hand under the standard scoring (Part V's ``carre_points`` and
-    ``run_base``) with no favourite suit is read from a table built from
-    :func:`_best_combo_direct` (the same three numbers); every other case is computed.
-    """
-    if _combo_table_covers(mask, full, carre, rb0, rb1, rb2, fav):
-        i = T.rank5(mask, full)
-        if full:
-            b1 = np.int64(_CF1[i])
-            sel = np.int64(_CF2[i])
-        else:
-            b1 = np.int64(_CS1[i])
-            sel = np.int64(_CS2[i])
-        cm = np.int64(0)
-        x = np.int64(mask)
-        while sel:
-            low = x & -x
-            x ^= low
-            if sel & 1:
-                cm |= low
-            sel >>= 1
-        return b1 >> 5, b1 & 31, cm
-    return _best_combo_direct(mask, full, carre, rb0, rb1, rb2, fav, bonus)
 
 
 @njit(cache=True)

@@ -9,9 +9,8 @@ mask. The rank of a hand with cards ``c1 < c2 < … < c5`` (positions in its dec
 
 A table holds one byte a hand (several tables when more is needed), so that numba
 freezes it into the compiled code like any small global array (arrays over 1 MB become
-run-time addresses that cannot be cached on disk). The modules build their own tables
-from their own kernels at import (:func:`hands5` lists the hands in rank order) and read
-them through :func:`rank5`: ``scoring.best_combo`` (D4.1–D4.2), ``basic.blind_discard``.
+run-time addresses that cannot be cached on disk). The policy modules build their own tables from their own kernels at import
+(:func:`hands5` lists the hands in rank order) and read them through :func:`rank5`.
 """
 
 from __future__ import annotations
@@ -137,12 +136,11 @@ def build_tables(kernel, rows):
     if config.DISABLE_JIT:
         return np.zeros((rows, 0), np.uint8), np.zeros((rows, 0), np.uint8)
     from demos_sim import bits
+    from demos_sim.demos import scoring
 
     h = hashlib.sha256(f"{numba.__version__} {np.__version__}".encode())
-    # scoring.py by its path: it imports this module (its own table), not the reverse
-    for f in (sys.modules[kernel.__module__].__file__, __file__, bits.__file__,
-              Path(__file__).with_name("scoring.py")):
-        h.update(Path(f).read_bytes())
+    for mod in (sys.modules[kernel.__module__], sys.modules[__name__], scoring, bits):
+        h.update(Path(mod.__file__).read_bytes())
     name = f"{kernel.__module__}.{kernel.__name__}"
     cache = Path(__file__).resolve().parent / "__pycache__"
     path = cache / f"{name}-{h.hexdigest()[:20]}.npz"

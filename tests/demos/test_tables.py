@@ -1,5 +1,5 @@
-"""Per-hand tables (demos_sim.demos.tables): best_combo's (scoring.py) and greedy's blind
-discard read from them; greedy's bit-parallel useful takes.
+"""Per-hand tables (demos_sim.demos.tables) and greedy's blind discard read from one;
+greedy's bit-parallel useful takes against their card-by-card definition.
 
 The table form must give exactly what the direct computation gives — the same card and
 the same float — for every 5-card hand of both decks, and must not be read for a scoring
@@ -11,7 +11,6 @@ import pytest
 from numba import njit
 
 from demos_sim.bits import popcount
-from demos_sim.demos import scoring as S
 from demos_sim.demos import tables as T
 from demos_sim.demos.policies import basic as B
 
@@ -117,62 +116,6 @@ def test_tables_are_kept_on_disk_and_built_once(monkeypatch):
 
         for f in (Path(T.__file__).parent / "__pycache__").glob(f"{__name__}.kernel-*.npz"):
             f.unlink()
-
-
-# ------------------------------------------------------------------ best_combo's table (scoring.py)
-@njit(cache=True)
-def _combo_mismatches(hs, full, carre, rb0, rb1, rb2, fav, bonus):
-    """Hands where best_combo (the table when it covers the case) and the direct
-    computation differ in kind, score or cards played; and how many differ from the
-    standard scoring's answer (a stale table would show there)."""
-    bad = 0
-    first = -1
-    changed = 0
-    for i in range(hs.shape[0]):
-        a = S.best_combo(hs[i], full, carre, rb0, rb1, rb2, fav, bonus)
-        b = S._best_combo_direct(hs[i], full, carre, rb0, rb1, rb2, fav, bonus)
-        c = S._best_combo_direct(hs[i], full, 30, 12, 8, 4, -1, 0)
-        if a[0] != b[0] or a[1] != b[1] or a[2] != b[2]:
-            bad += 1
-            if first < 0:
-                first = i
-        if b[0] != c[0] or b[1] != c[1] or b[2] != c[2]:
-            changed += 1
-    return bad, first, changed
-
-
-@pytest.mark.parametrize("full", [1, 0])
-def test_best_combo_table_equals_the_direct_computation_for_every_hand(full):
-    """D4.1–D4.2: every 5-card hand of the deck (658,008 full, 376,992 simplified), the
-    same kind, score and cards as computed from the hand."""
-    assert S._CF1.shape[0] == T.N_FULL and S._CS1.shape[0] == T.N_SIMPLE   # tables in use
-    assert (T.STD_CARRE, T.STD_RB0, T.STD_RB1, T.STD_RB2) == (30, 12, 8, 4)
-    hs = T.hands5(full)
-    bad, first, _ = _combo_mismatches(hs, full, 30, 12, 8, 4, -1, 0)
-    assert bad == 0, f"first differing hand {hs[first]:#x}"
-
-
-@pytest.mark.parametrize("change", [
-    {"carre": 20}, {"rb": (12, 9, 4)}, {"rb": (4, 8, 12)}, {"fav": 1, "bonus": 5},
-])
-def test_best_combo_table_is_read_only_for_its_scoring(change):
-    """Another carre_points, run_base (a non-monotone one too) or a favourite suit (X1):
-    the answers change for some hands, and best_combo still equals the direct one."""
-    hs = T.hands5(1)[::5]
-    rb = change.get("rb", (12, 8, 4))
-    bad, first, changed = _combo_mismatches(hs, 1, change.get("carre", 30), *rb,
-                                            change.get("fav", -1), change.get("bonus", 0))
-    assert changed > 0 and bad == 0
-
-
-def test_best_combo_of_other_hand_sizes_is_computed_directly():
-    for h in (0, 0b111, 0b1111, 0b111111, 0b1111111, (1 << 0) | (1 << 10) | (1 << 20) | (1 << 30)
-              | (1 << 1) | (1 << 11)):
-        assert S.best_combo(np.int64(h), 1, 30, 12, 8, 4, -1, 0) == S._best_combo_direct(
-            np.int64(h), 1, 30, 12, 8, 4, -1, 0)
-    # a simplified-rules call with an ace in the hand is not a simplified-deck hand
-    h = np.int64(0b11111)
-    assert S.best_combo(h, 0, 30, 12, 8, 4, -1, 0) == S._best_combo_direct(h, 0, 30, 12, 8, 4, -1, 0)
 
 
 # ------------------------------------------------------------------ greedy's useful takes

@@ -52,6 +52,7 @@ from demos_sim.demos.policies.teamplay import (
     alloc_media, best_mate_target, covered_harmony, veto_shift,
 )
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
+_LOW10 = 0x3FF
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.rng import below
 
@@ -208,25 +209,21 @@ def _types_held(obs, seat):
 
 @njit(cache=True)
 def _useful_takes(h, table, full):
-    """Mask of the face-up cards that can join a run (or a Carré) with cards of ``h``."""
-    vals = suit_slice(h, 0) | suit_slice(h, 1) | suit_slice(h, 2) | suit_slice(h, 3)
-    out = 0
-    y = table
-    while y:
-        t = lowest_bit(y)
-        y &= y - 1
-        b = t % 10                      # value - 1
-        lo = vals | (1 << b)
-        ok = ((lo >> b) & 7) == 7
-        if b >= 1 and ((lo >> (b - 1)) & 7) == 7:
-            ok = True
-        if b >= 2 and ((lo >> (b - 2)) & 7) == 7:
-            ok = True
-        if not ok and full and popcount((h >> b) & 0x40100401) >= 3:
-            ok = True
-        if ok:
-            out |= 1 << t
-    return out
+    """Mask of the face-up cards that can join a run (or a Carré) with cards of ``h``.
+
+    Bit-parallel over the ten values: value b is useful when b, b+1, b+2 or b-1, b, b+1
+    or b-2, b-1, b is a run with the values of ``h``, or (full rules) ``h`` holds b in
+    three suits; the face-up cards of the useful values are the answer."""
+    s0 = suit_slice(h, 0)
+    s1 = suit_slice(h, 1)
+    s2 = suit_slice(h, 2)
+    s3 = suit_slice(h, 3)
+    vals = s0 | s1 | s2 | s3
+    ok = (((vals >> 1) & (vals >> 2)) | ((vals << 1) & (vals >> 1))
+          | ((vals << 1) & (vals << 2))) & _LOW10
+    if full:
+        ok |= (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    return table & (ok | (ok << 10) | (ok << 20) | (ok << 30))
 
 
 @njit(cache=True)
@@ -384,12 +381,13 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
         kd, sc, cm = best_combo(h6, full, sr[1], sr[2], sr[3], sr[4], fav, sr[5])
         if kd == 0:
             continue
+        unpl6 = total_value(h6) - total_value(cm)     # d's face value d % 10 + 1 leaves
         rest = h & ~cm
         while rest:
             d = lowest_bit(rest)
             rest &= rest - 1
             h5 = h6 & ~(1 << d)
-            v = (sc + 0.01 * max_suit_count(h5) + 0.0005 * (total_value(h5) - total_value(cm))
+            v = (sc + 0.01 * max_suit_count(h5) + 0.0005 * (unpl6 - (d % 10 + 1))
                  + 0.0001 * (10 - d % 10))
             if v > best:
                 best = v
@@ -532,5 +530,5 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
 
 
 # greedy's discard-turn choices under public names, for other policies' rollouts (ismcts)
-greedy_blind_discard = _best_blind_discard
+greedy_blind_discard = blind_discard
 greedy_discard_take = _greedy_discard_take

@@ -11,7 +11,7 @@ function under the name ``veto_br`` with ``tuned``'s current vector and the file
 veto values (its ``[tuned]`` table) in their places, with the restricted forms
 (``veto_br:noveto`` …), so it plays every other decision exactly as ``tuned`` does: the
 veto analysis's best-response table compares it with ``veto_br:noveto`` in one seat among
-``tuned`` players (``experiments/analyses/veto_best_response_4p.toml``).
+``tuned`` players (``experiments/analyses/veto_best_response_4p_s*.toml``, one per seat).
 """
 
 from __future__ import annotations

@@ -52,13 +52,13 @@ from demos_sim.demos.policies.teamplay import (
     alloc_media, best_mate_target, covered_harmony, veto_shift,
 )
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
-_LOW10 = 0x3FF
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.rng import below
 
 P_VETO_AT, P_DRAW_WEIGHT, P_NOVETO, P_NOTAKE, P_NOMEDIA = 0, 1, 2, 3, 4
 P_LEGACY, P_VETO_SPEND, P_VETO_FREE, P_MATE_GAIN = 5, 6, 7, 8
 GREEDY_PARAMS = (19.0, 0.35, 0.0, 0.0, 0.0, 0.0, 16.0, 2.0, 1.0)
+_LOW10 = 0x3FF          # the ten values of one suit (bits 0-9)
 
 
 @register("random", description="uniform among the legal options of every decision")

@@ -92,8 +92,14 @@ SPACE: dict[str, tuple[int, float, float, float]] = {
     "veto_spend": (15, 0.0, 12.0, 0.5),   # P_VETO_SPEND: spend vetoes as rounds run out
     "veto_free": (16, 0.0, 10.0, 0.25),   # P_VETO_FREE: an opponent likely to veto itself
     "mate_w": (17, 0.0, 3.0, 0.25),       # P_MATE_W: Media on a teammate (team modes only)
+    # the Media's aim (P_AIM_*: changes to the target weights, 0 = heuristic's rule)
+    "aim_threat": (28, -1.0, 3.0, 0.25),  # weight of the target's harmony on its loss
+    "aim_harm": (29, -0.5, 3.0, 0.25),    # weight of the target's harmony on its own
+    "aim_lead": (30, -0.01, 0.49, 0.02),  # weight of its points behind the leader
 }
 TEAM_ONLY = ("mate_w",)       # no effect in individual games: not searched there
+# searched only when named (--params): tuned.toml's search did not have them
+NAMED_ONLY = ("aim_threat", "aim_harm", "aim_lead")
 # L'Assemblée's persona kernel (indices: demos_sim/assemblee/policies/personas.py PARAMS;
 # integer 0/1 = a switch, 0/1/2 = a named mode). never_bid and peek are not searched.
 PERSONA_SPACE: dict[str, tuple[int, float, float, float]] = {
@@ -136,7 +142,7 @@ def space_for(config, game: str = "demos", names=None) -> dict:
     space = {n: v for n, v in full.items()
              if game == "assemblee" or team or n not in TEAM_ONLY}
     if names is None:
-        return dict(space)
+        return {n: v for n, v in space.items() if n not in NAMED_ONLY}
     names = [n.strip() for n in names if n.strip()]
     if not names:
         raise ConfigError("--params needs at least one parameter name")
@@ -410,7 +416,8 @@ def tune_bot(config, policy: str = "heuristic", field=("heuristic", "greedy"),
         say(f"  race round {r + 1}/{len(schedule)}: {deals} fresh deals, {len(alive)} "
             f"vectors, best {scores[_key(ranked[0])]:.4f}, default {scores[dk]:.4f}")
         alive = keep
-    best = max(alive, key=lambda v: scores[_key(v)])
+    # the default plays every round: a finalist that did not beat it there is not kept
+    best = max(play_now, key=lambda v: (scores[_key(v)], _key(v) == dk))
 
     # ---------------------------------------------------------------- 3. confirmation
     c_seed = deal_seed(seed, "confirm")
@@ -477,12 +484,14 @@ def params_list(vec: np.ndarray) -> list[float]:
 
 def toml_header(name: str = "tuned") -> list[str]:
     """The comment that opens a DĒMOS tune-bot data file registered as policy ``name`` by
-    ``demos_sim/demos/policies/<name>.py``."""
+    ``demos_sim/demos/policies/tuned.py`` (``tuned``) or ``best_response.py`` (the best
+    responses, ``--in-place``)."""
+    module = "tuned" if name == "tuned" else "best_response"
     return [
         f"# The `{name}` DĒMOS policy: heuristic's function with the parameter vector below,",
         "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
         "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
-        f"# edit by hand. demos_sim/demos/policies/{name}.py registers it.",
+        f"# edit by hand. demos_sim/demos/policies/{module}.py registers it.",
     ]
 
 

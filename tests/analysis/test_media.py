@@ -133,3 +133,17 @@ def test_findings_and_key_figures(tabs, tmp_path):
     assert ((kf["ci_low"] <= kf["mean"] + 1e-12) & (kf["mean"] <= kf["ci_high"] + 1e-12)).all()
     names = media.plots(tabs, tmp_path)
     assert names and all((tmp_path / n).stat().st_size > 0 for n in names)
+
+
+def test_best_response_table_pairs_media_br_with_its_nomedia_form(tabs):
+    """media_br in one seat among tuned players against media_br:nomedia there: one row a
+    seat and the average; the restricted seat plays no Media action (media_optional), the
+    difference is the two points' shares, and the average row is the seats' mean."""
+    br = tabs["media_best_response"]
+    assert list(br["seat"]) == ["0", "1", "2", "3", "average"]
+    assert set(br["field"]) == {"tuned"} and set(br["holder"]) == {"media_br"}
+    assert (br["actions_nomedia"] == 0).all()
+    seats = br[br["seat"] != "average"]
+    assert np.allclose(seats["diff"], seats["share_nomedia"] - seats["share_ref"])
+    assert br.iloc[-1]["diff"] == pytest.approx(seats["diff"].mean())
+    assert br.iloc[-1]["diff_half_width"] == pytest.approx(seats["diff_half_width"].mean())

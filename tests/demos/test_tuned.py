@@ -159,10 +159,46 @@ def test_race_halves_and_doubles_and_plays_the_default_every_round():
 def test_the_search_space_has_no_flags_and_team_only_weights_only_in_team_modes():
     idx = {i for i, *_ in SPACE.values()}
     assert not idx & {P_NOVETO, P_NOTAKE, P_NOMEDIA, P_LEGACY, 12, 13}
+    assert not idx & set(range(18, 28))        # ismcts's own parameters (P_BUDGET …)
     assert "mate_w" not in space_for(CFG)
     assert "mate_w" in space_for(make_config("demos", None, mode="2v2"))
+    h = get("heuristic").params                          # padded with zeros to N_PARAMS
     for name, (i, lo, hi, step) in SPACE.items():        # heuristic's default is inside
-        assert lo <= HEURISTIC_PARAMS[i] <= hi, name
+        assert lo <= h[i] <= hi, name
+        assert round((hi - lo) / step, 9).is_integer(), name   # optuna's grid fits
+
+
+def test_the_media_aim_is_searched_only_when_named():
+    aim = ["aim_threat", "aim_harm", "aim_lead"]
+    assert not set(aim) & set(space_for(CFG))            # tuned.toml's space, unchanged
+    assert list(space_for(CFG, names=aim)) == aim
+    assert {SPACE[n][0] for n in aim} == {28, 29, 30}
+
+
+def test_the_default_is_kept_when_no_finalist_beats_it_in_the_last_round():
+    """A planted race: every other vector is lucky (+0.02) on the first race round's deals
+    and 0.02 worse than the default on the later ones (twice as many), so the default is
+    dropped after round 1 (it ranks last there) but leads on the last round's deals.
+    The deal noise is common to all vectors on a seed, so the order is exact."""
+    r0 = deal_seed(2026, "race", 0)
+    default = get("heuristic").params
+
+    def play(vec, opponent, seed, deals):
+        q = 0.5
+        if not np.array_equal(vec, default):
+            q += 0.02 if seed == r0 else -0.02
+        noise = np.random.default_rng([seed, 1]).normal(0, 0.3, deals)
+        a = 2 * np.clip(q + noise, 0, 1)
+        return a, 2 - a
+
+    res = tune_bot(CFG, seed=2026, play=play, trials=12, games=64, top=4, race_games=4096,
+                   confirm_games=256)
+    first = [r for r in res.race_rows if r["round"] == 0]
+    assert not next(r for r in first if r["is_default"])["kept"]     # dropped in round 1
+    last = max(r["round"] for r in res.race_rows)
+    fin = [r for r in res.race_rows if r["round"] == last]
+    assert max(fin, key=lambda r: r["score"])["is_default"]          # … leads at the end
+    assert np.array_equal(res.best, default)                        # … and is kept
 
 
 def test_bad_input_is_refused_before_any_game():

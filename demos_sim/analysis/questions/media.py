@@ -19,6 +19,13 @@ Two kinds of evidence, kept apart:
 
 Setups: individual full rules with 3, 4 and 5 players and the team modes 2v2 (ABAB), 2v3
 (ABABB), 2v2+1 (ABABI).
+
+**Best response** (4 players, tuned field): ``media_br`` is ``tuned`` with its Media aim
+(whom it points at, D6.2) tuned by ``demos-sim tune-bot --params aim_threat,aim_harm,
+aim_lead --in-place`` for one seat among three ``tuned`` players; one experiment per seat
+pairs it with ``media_br:nomedia`` in that seat (``media_optional``), same deals: the
+value of the Media to a holder who aims it as well as the tuner found, per seat, on
+average and per Media action (:mod:`demos_sim.analysis.core.best_response`).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.best_response import best_response_table
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, panels
@@ -54,11 +62,16 @@ METHOD = (
     "descriptive; they come from the same games, so their interval adds the two ratios' "
     "half-widths (each a per-game delta-method interval): conservative whatever the "
     "correlation within a game (Var(a - b) <= (sd_a + sd_b)^2).")
+# the best response: one file a seat (the runner pairs a block's points with one reference)
+BEST_RESPONSE = [f"media_best_response_4p_s{s}" for s in range(4)]
 EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "media_2v2_nomedia",
-               "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"]
+               "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"
+               ] + BEST_RESPONSE
 RUNGS = DEMOS_RUNGS
-SHOW = ["swing", "by_media", "targeted", "media_target", "cancel", "independent",
-        "revealed"]     # held_by_seat is written to CSV too
+# media_br is a best response to tuned players: its files run with tuned as the field only
+EXPERIMENT_RUNGS = {s: {"tuned": 1.0} for s in BEST_RESPONSE}
+SHOW = ["swing", "media_best_response", "by_media", "targeted", "media_target", "cancel",
+        "independent", "revealed"]     # held_by_seat is written to CSV too
 ALPHA = 0.05
 OBS = {"media_individual": "individual", "media_2v2": "2v2", "media_2v3": "2v3",
        "media_2v2p1": "2v2+1"}
@@ -199,6 +212,10 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                 | (rv["independent_double_media"] == "keep")]
     out["revealed"] = _swing_table(rv, oref, metrics=("win_share", "no_winner", "media_actions"),
                                    with_col="revealed_on", without_col="revealed_off")
+    # --- the Media's value to a best-responding holder (media_br vs media_br:nomedia)
+    out["media_best_response"] = best_response_table(
+        runs, BEST_RESPONSE, "media_br", "nomedia", "actions", "media_actions_by_seat",
+        "per_action")
     return out
 
 
@@ -406,6 +423,25 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         else:
             found.append(f"{bot}: no seat's or side's win share moves significantly when "
                          "nobody plays a Media (Holm 5%).")
+    br = tables.get("media_best_response", pd.DataFrame())
+    for fld in (dict.fromkeys(br["field"]) if len(br) else []):
+        d = br[br["field"] == fld]
+        a = d[d["seat"] == "average"].iloc[0]
+        seats = d[d["seat"] != "average"]
+        found.append(
+            f"Best response (media_br: {fld}'s Media aim tuned for one seat among {fld} "
+            f"players): its Media actions are worth {pp(-a['diff'])} pts "
+            f"{_ci(-a['diff_ci_high'], -a['diff_ci_low'])} of win share on average over the "
+            "seats (" + "; ".join(f"seat {r.seat} {pp(-r.diff)} "
+                                  f"{_ci(-r.diff_ci_high, -r.diff_ci_low)}"
+                                  for r in seats.itertuples())
+            + f"; media_br vs media_br:nomedia in that seat, media_optional, same deals); it "
+            f"plays {a['actions_ref']:.2f} Media actions a game, so one is worth "
+            f"{pp(-a['per_action'])} pts {_ci(-a['per_action_ci_high'], -a['per_action_ci_low'])}.")
+        for r in seats[seats["diff_ci_low"] > 0].itertuples():
+            flags.append(f"media_br, seat {r.seat}: its Media actions lower its win share "
+                         f"({pp(-r.diff)} pts {_ci(-r.diff_ci_high, -r.diff_ci_low)}): a "
+                         "holder would do better to decline where the rules let it.")
     for bot in _bots(mt):
         g = mt[mt["bot"] == bot]
         parts = []

@@ -20,12 +20,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.best_response import best_response_table as best_response_table_of
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS
 from demos_sim.analysis.core.stats import (
-    adjust, diff_same_games, p_value, ratio_same_games, share_of_won,
+    adjust, diff_same_games, p_value, share_of_won,
 )
 
 TITLE = "Veto value"
@@ -192,51 +193,11 @@ def team_vetoes_table(runs) -> pd.DataFrame:
 def best_response_table(runs) -> pd.DataFrame:
     """The veto's value to a best-responding holder (``veto_br``, one seat among the field
     ``bot``): per seat, ``veto_br:noveto`` minus ``veto_br`` on the same deals, the
-    vetoes the seat used per game in the reference, and the value per veto used (ratio of
-    two estimates of the same games, conservative delta-method interval
-    :func:`ratio_same_games`); then the average over the seats (conservative: the mean of
-    the half-widths, as :func:`average_table`)."""
-    rows = []
-    for stem in _present(runs, BEST_RESPONSE):
-        ws = runs.results(stem, "win_share")
-        vs = runs.results(stem, "veto_by_side")
-        for (bot, point), d in ws.groupby(["bot", "point"], sort=False):
-            if pd.isna(d["ref_point"].iloc[0]):
-                continue
-            seats = _restricted_seats(d["policies"].iloc[0])
-            if len(seats) != 1:
-                raise ValueError(f"{stem} point {point}: one seat must play :noveto")
-            key = str(seats[0])
-            r = d[d["seats"] == key].iloc[0]
-            ref_pt = int(r["ref_point"])
-            ref = ws[(ws["bot"] == bot) & (ws["point"] == ref_pt) & (ws["seats"] == key)].iloc[0]
-            v = vs[(vs["bot"] == bot) & (vs["point"] == ref_pt) & (vs["seats"] == key)].iloc[0]
-            v_res = vs[(vs["bot"] == bot) & (vs["point"] == point) & (vs["seats"] == key)].iloc[0]
-            rows.append(_br_row(bot, key, int(r["games"]), ref["mean"], r["mean"], r["diff"],
-                                r["diff_half_width"], v["mean"],
-                                (v["ci_high"] - v["ci_low"]) / 2, v_res["mean"]))
-    out = pd.DataFrame(rows)
-    if not len(out):
-        return out
-    avg = []
-    for bot, d in out.groupby("field", sort=False):
-        avg.append(_br_row(bot, "average", int(d["games"].iloc[0]),
-                           float(d["share_ref"].mean()), float(d["share_noveto"].mean()),
-                           float(d["diff"].mean()), float(d["diff_half_width"].mean()),
-                           float(d["vetoes_ref"].mean()), float(d["vetoes_half_width"].mean()),
-                           float(d["vetoes_noveto"].mean())))
-    return pd.concat([out, pd.DataFrame(avg)], ignore_index=True)
-
-
-def _br_row(bot, seat, games, share_ref, share_noveto, diff, hw, vetoes, v_hw, v_res) -> dict:
-    per, per_hw = ratio_same_games(diff, hw, vetoes, v_hw)
-    return {"field": bot, "holder": "veto_br", "seat": seat, "games": games,
-            "share_ref": share_ref, "share_noveto": share_noveto, "diff": diff,
-            "diff_ci_low": diff - hw, "diff_ci_high": diff + hw, "diff_half_width": hw,
-            "p_value": p_value(diff, hw), "vetoes_ref": vetoes, "vetoes_half_width": v_hw,
-            "vetoes_noveto": v_res, "per_veto": per, "per_veto_ci_low": per - per_hw,
-            "per_veto_ci_high": per + per_hw,
-            "interval": "paired" if seat != "average" else "conservative (mean of half-widths)"}
+    vetoes the seat used per game in the reference and the value per veto used, then the
+    average over the seats (:func:`demos_sim.analysis.core.best_response.
+    best_response_table`)."""
+    return best_response_table_of(runs, BEST_RESPONSE, "veto_br", "noveto", "vetoes",
+                                  "veto_by_side", "per_veto")
 
 
 def deterrence_table(runs) -> pd.DataFrame:

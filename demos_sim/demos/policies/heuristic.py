@@ -42,7 +42,13 @@ Everything is computed from the seat's observation (RULES.md M2):
 - **Media**: the target side and colour that minimise the targeted opponent's expected
   harmony (sampled: the face-down figures are drawn ``params[P_SAMPLES]`` times from the
   figures this seat has not seen), weighted towards the opponents that threaten most
-  (highest cumulative points, the D7.3 tie-break). In a team mode the team knows its
+  (highest cumulative points, the D7.3 tie-break): an opponent ``q`` scores
+  ``loss × (1 + (1 + params[P_AIM_THREAT]) × before) + (0.5 + params[P_AIM_HARM]) ×
+  before + (0.01 + params[P_AIM_LEAD]) × (cum[q] − top)``, where *before* is its
+  expected harmony untouched, *loss* what the Media takes from it and *top* the highest
+  cumulative score; the three ``P_AIM_*`` are 0 in ``heuristic`` and ``tuned`` and are
+  searched only for a best response (``demos-sim tune-bot --params aim_threat,…``).
+  In a team mode the team knows its
   figures (D9.2): a teammate's figure is covered instead when that raises the side's
   harmony (D9.5 best member) by ``g`` ≥ 1 steps for sure and ``params[P_MATE_W]`` × g
   exceeds the expected harmony loss of the best opponent target; the colour then gives
@@ -80,6 +86,9 @@ from demos_sim.rng import below
 P_VETO_AT, P_LATE, P_NOVETO, P_NOTAKE, P_NOMEDIA, P_NEED, P_SAMPLES, P_KEEP, P_DRAW_W, P_FLOOR, P_HORIZON, P_SHAPE = range(12)
 # 12 and 13 are search's (P_BUDGET, P_Q)
 P_LEGACY, P_VETO_SPEND, P_VETO_FREE, P_MATE_W = 14, 15, 16, 17
+# Media aim: changes to the target weights, 0 in the rule described above. They sit after
+# ismcts's own parameters (18-27), which ismcts passes on with the decisions it leaves here.
+P_AIM_THREAT, P_AIM_HARM, P_AIM_LEAD = 28, 29, 30
 HEURISTIC_PARAMS = (17.0, 3.0, 0.0, 0.0, 0.0, 2.0, 6.0, 0.0, 1.0, 11.0, 3.0, 1.0,
                     0.0, 0.0, 0.0, 6.0, 2.0, 1.0)
 
@@ -493,7 +502,9 @@ def _media(obs, opts, n_opts, seat, params, rng):
             a = _sample_harmony(obs, q, slot, c, pool, n_pool, samples, rng)
             after = min(after, a)
         # threat: the harmony it would have, then its points (the D7.3 tie-break)
-        v = (before - after) * (1.0 + before) + 0.5 * before + 0.01 * (obs[O_CUM + q] - top)
+        v = ((before - after) * (1.0 + (1.0 + params[P_AIM_THREAT]) * before)
+             + (0.5 + params[P_AIM_HARM]) * before
+             + (0.01 + params[P_AIM_LEAD]) * (obs[O_CUM + q] - top))
         if v > bv:
             bv = v
             bi = i

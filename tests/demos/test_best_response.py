@@ -1,6 +1,7 @@
 """``tune-bot --params`` (a subset of the searched parameters), ``--in-place`` (a best
-response: one seat among the field) and the ``veto_br`` policy they produced: tuned with
-its D3.4.1 veto parameters tuned against three tuned players (policies/veto_br.toml)."""
+response: one seat among the field) and the policies they produced: ``veto_br``, tuned
+with its D3.4.1 veto parameters tuned against three tuned players (policies/veto_br.toml),
+and ``media_br``, tuned with its D6.2 Media aim tuned so (policies/media_br.toml)."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ import pytest
 
 from demos_sim import ConfigError
 from demos_sim.demos.policies import N_PARAMS, available, get
-from demos_sim.demos.policies.heuristic import P_FLOOR, P_NOVETO, P_VETO_AT
+from demos_sim.demos.policies.heuristic import P_FLOOR, P_NOMEDIA, P_NOVETO, P_VETO_AT
 from demos_sim.demos.policies.tuned import TUNED_PARAMS
-from demos_sim.demos.policies.veto_br import (
-    VETO_BR_FILE, VETO_PARAMS, load_veto_br, veto_br_params,
+from demos_sim.demos.policies.best_response import (
+    AIM_PARAMS, MEDIA_BR_FILE, VETO_BR_FILE, VETO_PARAMS, best_response_params,
+    load_best_response,
 )
 from demos_sim.tournament import make_config, side_shares
 from demos_sim.tuner.bot import SPACE, space_for, tune_bot
 
 CFG = make_config("demos", 4, rules="full")
 VETO = ["veto_at", "late", "need", "veto_spend", "veto_free"]
+AIM = ["aim_threat", "aim_harm", "aim_lead"]
 
 
 def planted_play(vec, opponent, seed, deals):
@@ -84,13 +87,13 @@ def test_in_place_real_run_the_policy_itself_scores_exactly_one_half(tmp_path):
                  ",".join(VETO), "--in-place", "--trials", "2", "--games", "16", "--top", "1",
                  "--race-games", "16", "--confirm-games", "16", "--seed", "3",
                  "--out", str(out), "--quiet"]) == 0
-    d = load_veto_br(out)
+    d = load_best_response(out, VETO_PARAMS)
     assert d["searched"] == VETO and d["scoring"] == "in_place"
     assert "--in-place" in d["command"] and "--params veto_at,late" in d["command"]
     row0 = d["tuned"]
     if all(a == b for a, b in row0.values()):               # the own vector won
         assert d["confirmation"]["win_share"] == 0.5
-    p = veto_br_params(d)
+    p = best_response_params(d, VETO_PARAMS)
     assert len(p) == len(TUNED_PARAMS)
     assert all(p[i] == TUNED_PARAMS[i] for i in range(len(p)) if i not in VETO_PARAMS.values())
 
@@ -103,7 +106,7 @@ def test_veto_param_names_are_tune_bot_s():
 def test_veto_br_is_tuned_with_the_file_s_veto_values_only():
     br, t = get("veto_br"), get("tuned")
     assert "veto_br" in available() and br.fn is t.fn and br.flags == t.flags
-    d = load_veto_br()
+    d = load_best_response(VETO_BR_FILE, VETO_PARAMS)
     assert d["config"]["players"] == 4 and d["config"]["rules"] == "full"
     assert d["scoring"] == "in_place" and d["searched"] == VETO
     for i in range(N_PARAMS):
@@ -142,7 +145,7 @@ def test_load_veto_br_refuses_bad_files(tmp_path):
     p = tmp_path / "v.toml"
     good = 'policy = "tuned"\nfield = ["tuned"]\n[tuned]\nveto_at = [13.5, 15.0]\n'
     p.write_text(good)
-    assert veto_br_params(load_veto_br(p))[P_VETO_AT] == 15.0
+    assert best_response_params(load_best_response(p, VETO_PARAMS), VETO_PARAMS)[P_VETO_AT] == 15.0
     for bad in [good.replace('"tuned"\nfield', '"heuristic"\nfield'),
                 good.replace('["tuned"]', '["greedy"]'),
                 good.replace("veto_at", "floor"),
@@ -150,5 +153,38 @@ def test_load_veto_br_refuses_bad_files(tmp_path):
                 'policy = "tuned"\nfield = ["tuned"]\n']:
         p.write_text(bad)
         with pytest.raises(ValueError):
-            load_veto_br(p)
+            load_best_response(p, VETO_PARAMS)
     assert VETO_BR_FILE.exists()
+
+
+# ------------------------------------------------------------------ the media_br policy
+def test_media_br_is_tuned_with_the_file_s_aim_values_only():
+    assert {n: SPACE[n][0] for n in AIM} == AIM_PARAMS
+    br, t = get("media_br"), get("tuned")
+    assert "media_br" in available() and br.fn is t.fn and br.flags == t.flags
+    d = load_best_response(MEDIA_BR_FILE, AIM_PARAMS)
+    assert d["searched"] == AIM and d["scoring"] == "in_place"
+    assert d["config"]["players"] == 4 and d["config"]["rules"] == "full"
+    for i in range(N_PARAMS):
+        name = next((n for n, j in AIM_PARAMS.items() if j == i), None)
+        if name is None:
+            assert br.params[i] == t.params[i]
+        else:
+            assert br.params[i] == d["tuned"][name][1] and d["tuned"][name][0] == 0
+    assert get("media_br:nomedia").params[P_NOMEDIA] == 1
+
+
+def test_the_media_aim_changes_only_whom_a_media_targets():
+    """An extreme aim (the leader's points weigh most) plays other games than tuned's
+    aim under the default rules, where Media are played; when every seat declines its
+    Media (media_optional, ``:nomedia``) the two play exactly the same games."""
+    from demos_sim.tuner.bot import candidate
+
+    vec = np.array(get("tuned").params)
+    vec[AIM_PARAMS["aim_threat"]], vec[AIM_PARAMS["aim_lead"]] = -1.0, 0.49
+    opt = make_config("demos", 4, {"media_optional": True}, rules="full")
+    with candidate("tuned", vec) as name:
+        aim = side_shares("demos", CFG, [name] * 4, 512, 31)
+        aim_off = side_shares("demos", opt, [f"{name}:nomedia"] * 4, 512, 31)
+    assert not np.array_equal(aim, side_shares("demos", CFG, ["tuned"] * 4, 512, 31))
+    assert np.array_equal(aim_off, side_shares("demos", opt, ["tuned:nomedia"] * 4, 512, 31))

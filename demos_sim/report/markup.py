@@ -54,7 +54,7 @@ table{border-collapse:collapse;margin:.5rem 0;font-size:.82rem;max-width:100%}
 td,th{border:1px solid #d3d9df;padding:.15rem .35rem;text-align:left;vertical-align:top;
  font-variant-numeric:tabular-nums;overflow-wrap:break-word}
 th{background:#eef1f4;font-weight:600}
-td .ci{display:block;font-size:.92em}
+td .ci{display:block;font-size:.92em;white-space:normal}
 table.dense{font-size:.72rem}table.dense td,table.dense th{padding:.1rem .2rem}
 ul.flags li{color:#a33c00}
 pre{background:#f4f6f8;padding:.8rem;overflow-x:auto;white-space:pre-wrap}

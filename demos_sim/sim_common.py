@@ -31,6 +31,26 @@ def chunks_of(games: int) -> list[tuple[int, int]]:
     return [(c, min(CHUNK, games - c * CHUNK)) for c in range((games + CHUNK - 1) // CHUNK)]
 
 
+def parts_per_job(jobs: int, workers: int) -> int:
+    """Into how many parts to cut each of ``jobs`` (chunk, setting) jobs so that
+    ``workers`` processes all play: 1 with two jobs or more per worker (or one worker),
+    else about ``2 × workers / jobs`` (a slow bot's small run: one chunk, a few settings)."""
+    if workers > 1 and 0 < jobs < 2 * workers:
+        return -(-2 * workers // jobs)
+    return 1
+
+
+def cut(count: int, parts: int, align: int = 1) -> list[tuple[int, int]]:
+    """``[(first, count), …]``: games ``0 … count-1`` of a chunk in ``parts`` runs of
+    consecutive games (fewer when there are not enough), each starting at a multiple of
+    ``align`` (so that no bootstrap batch straddles two). A game's key alone makes its deal
+    and its policies' chance, so the parts play exactly the games of the whole chunk."""
+    units = -(-count // align)
+    m = max(1, min(parts, units))
+    ends = [min(count, (i * units // m) * align) for i in range(m + 1)]
+    return [(a, b - a) for a, b in zip(ends, ends[1:])]
+
+
 def chunk_game_keys(seed: int, chunk: int, first: int, count: int) -> np.ndarray:
     """64-bit keys of games ``first … first+count-1`` of chunk ``chunk`` of a run."""
     return game_keys(np.uint64(chunk_key(seed, chunk)), first, count)

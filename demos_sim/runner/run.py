@@ -32,7 +32,7 @@ from demos_sim.runner.store import ChunkStore, atomic_write_bytes, atomic_write_
     fingerprint, sha256_file
 from demos_sim.runner.tables import build_tables, tracked_half_widths
 from demos_sim.runner.tasks import add_into, play_task
-from demos_sim.sim_common import CHUNK, chunks_of
+from demos_sim.sim_common import CHUNK, chunks_of, cut, parts_per_job
 
 RESULTS = "results.parquet"
 HISTOGRAMS = "histograms.parquet"
@@ -102,15 +102,9 @@ def split_jobs(jobs: list[tuple[int, int, int]], workers: int) -> list[tuple]:
     (at least :data:`MIN_PART`); a game's key alone makes its deal and its policies'
     chance, and a chunk's aggregates are integer sums, so the parts add up to exactly the
     chunk's totals whatever the cut."""
-    n = 1
-    if workers > 1 and jobs and len(jobs) < 2 * workers:
-        n = -(-2 * workers // len(jobs))
-    out = []
-    for b, c, k in jobs:
-        m = max(1, min(n, k // MIN_PART))
-        edges = [k * i // m for i in range(m + 1)]
-        out += [(b, c, k, edges[i], edges[i + 1] - edges[i]) for i in range(m)]
-    return out
+    n = parts_per_job(len(jobs), workers)
+    return [(b, c, k, first, count) for b, c, k in jobs
+            for first, count in cut(k, max(1, min(n, k // MIN_PART)))]
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,

@@ -19,7 +19,7 @@ import numpy as np
 
 from demos_sim.game import get_game
 from demos_sim.runner.backends import InlineBackend, make_backend
-from demos_sim.sim_common import chunks_of
+from demos_sim.sim_common import chunks_of, cut, parts_per_job
 from demos_sim.tuner.spec import PARITY, TuneSpec, resolve_columns
 
 # --------------------------------------------------------------------------- playing
@@ -39,14 +39,15 @@ def _batch_sums(qs: dict, quantities, count: int, batch: int) -> dict:
     return out
 
 
-def _play_sums(game, seed, chunk, count, cands, plugins, quantities, batch):
-    """Worker: play games 0…count-1 of ``chunk`` for every (config, specs); batch sums."""
+def _play_sums(game, seed, chunk, count, cands, plugins, quantities, batch, first=0):
+    """Worker: play games first…first+count-1 of ``chunk`` for every (config, specs);
+    batch sums."""
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     ad = get_game(game)
     for plugin in plugins:
         ad.load_plugin(plugin)
     return [_batch_sums(ad.play(config, list(specs), tuple(plugins), seed, chunk, count,
-                                metrics=tuple(quantities)),
+                                metrics=tuple(quantities), first=first),
                         quantities, count, batch) for config, specs in cands]
 
 
@@ -58,6 +59,7 @@ class Evaluator:
         self.hook = play_hook
         self.quantities = spec.quantities()
         self.backend = InlineBackend() if play_hook is not None else make_backend("local", workers)
+        self.workers = workers
         self.cache: dict = {}
         self.games_played = 0
         self._warm = False
@@ -91,15 +93,24 @@ class Evaluator:
                                   [(spec.base_config, spec.policies)], spec.exp.plugins,
                                   self.quantities, 1)
                 self._warm = True
+            # few chunks (a replay by a slow bot): one job per setting and piece of a
+            # chunk, so that every worker plays
+            n_jobs = sum(len(todo) for _, _, todo in jobs)
+            n = parts_per_job(n_jobs, self.workers)
             futs = []
             for chunk, k, todo in jobs:
-                args = [(spec.config(v), spec.policies) for _, v in todo]
-                futs.append((chunk, k, todo, self.backend.submit(
-                    _play_sums, spec.exp.game, spec.seed, chunk, k, args, spec.exp.plugins,
-                    self.quantities, batch)))
-            for chunk, k, todo, fut in futs:
-                for (key, _), res in zip(todo, fut.result()):
-                    self.cache[(key, chunk, k, batch)] = res
+                for group in ([[t] for t in todo] if n > 1 else [todo]):
+                    args = [(spec.config(v), spec.policies) for _, v in group]
+                    parts = cut(k, n, batch)
+                    futs.append((chunk, k, group, [self.backend.submit(
+                        _play_sums, spec.exp.game, spec.seed, chunk, m, args,
+                        spec.exp.plugins, self.quantities, batch, f) for f, m in parts]))
+            for chunk, k, group, fs in futs:
+                done = [f.result() for f in fs]
+                for i, (key, _) in enumerate(group):
+                    res = [d[i] for d in done]
+                    self.cache[(key, chunk, k, batch)] = {
+                        q: np.concatenate([r[q] for r in res]) for q in res[0]}
                     self.games_played += k
         out = []
         for key in keys:

@@ -14,6 +14,9 @@ from demos_sim.analysis.core.sections import load_tables
 from demos_sim.analysis.questions import teams
 
 N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 30}
+# (rung, mode) of every screen the analysis plays: the search rung screens 2v2 only
+SCREENS = [(bot, mode) for bot in teams.RUNGS for mode in N_SEATINGS
+           if teams.screened(bot, mode)]
 
 
 @pytest.fixture(scope="module")
@@ -47,15 +50,17 @@ def test_gap_interval_is_exact_on_synthetic_games():
 
 def test_options_cover_every_seating(tabs):
     o = tabs["options"]
-    for bot in teams.RUNGS:
-        for mode, k in N_SEATINGS.items():
-            g = o[(o["bot"] == bot) & (o["mode"] == mode)]
-            assert (g["change"] != "team_vetoes").sum() == k
-            assert (g["option"] == "default").sum() == 1
-            if mode == "2v3":
-                assert sorted(g[g["change"] == "team_vetoes"]["team_vetoes"]) == [0, 1, 3, 4]
-            assert sorted(g.drop_duplicates("mirror_class")["rank"]) == \
-                list(range(1, g["mirror_class"].nunique() + 1))
+    assert set(zip(o["bot"], o["mode"])) == set(SCREENS)
+    assert ("ismcts@64", "2v2") in SCREENS and ("ismcts@64", "2v3") not in SCREENS
+    for bot, mode in SCREENS:
+        k = N_SEATINGS[mode]
+        g = o[(o["bot"] == bot) & (o["mode"] == mode)]
+        assert (g["change"] != "team_vetoes").sum() == k
+        assert (g["option"] == "default").sum() == 1
+        if mode == "2v3":
+            assert sorted(g[g["change"] == "team_vetoes"]["team_vetoes"]) == [0, 1, 3, 4]
+        assert sorted(g.drop_duplicates("mirror_class")["rank"]) == \
+            list(range(1, g["mirror_class"].nunique() + 1))
     assert (o["games"] == o["bot"].map(small_games(teams))).all()
     assert (o["unfairness"] >= 0).all()
     assert ((o["u_ci_low"] <= o["unfairness"]) & (o["unfairness"] <= o["u_ci_high"])).all()
@@ -88,7 +93,7 @@ def test_mirror_seatings_and_inert_variant_are_identical(tabs, folder):
         by = {(r.seating, r.side): r.share for r in g.itertuples()}
         for (seating, side), v in by.items():
             assert by[(seating.translate(swap), side.translate(swap))] == v
-    for bot in teams.RUNGS:
+    for bot in [b for b, m in SCREENS if m == "2v3"]:
         a = pd.read_parquet(folder / "runs" / f"teams_2v3-{bot}" / "results.parquet")
         b = pd.read_parquet(folder / "runs" / f"teams_2v3_vetoes-{bot}" / "results.parquet")
         a = a[(a["seating"] == "ABABB") & (a["metric"] == "win_share")]
@@ -114,11 +119,11 @@ def test_fairness_table(tabs):
     per side; the verdicts' intervals hold their estimates; the sd the report would
     recover from the gap's half-width is the sd the analysis stored."""
     f = tabs["fairness"]
-    for bot in teams.RUNGS:
-        for mode, k in (("2v2", 2), ("2v3", 2), ("2v2+1", 3)):
-            g = f[(f["bot"] == bot) & (f["mode"] == mode)]
-            assert sorted(g["definition"].unique()) == ["per seat", "per side"]
-            assert len(g) == 2 * k
+    for bot, mode in SCREENS:
+        k = 3 if mode == "2v2+1" else 2
+        g = f[(f["bot"] == bot) & (f["mode"] == mode)]
+        assert sorted(g["definition"].unique()) == ["per seat", "per side"]
+        assert len(g) == 2 * k
     a = f[(f["mode"] == "2v3") & (f["side"] == "A") & (f["definition"] == "per side")]
     assert (a.loc[a["games"] >= 128, "verdict"] == "unfair").all()     # not at 4 games
     assert (a["parity"] == 0.5).all()
@@ -141,11 +146,11 @@ def test_fairness_table(tabs):
 
 def test_confirm_and_summary(tabs):
     c = tabs["confirm"]
-    for bot in teams.RUNGS:
-        for mode in N_SEATINGS:
-            g = c[(c["bot"] == bot) & (c["mode"] == mode)]
-            assert set(g["role"]) >= {"best", "runner-up", "default", "best - runner-up"}
-            assert g["seed"].nunique() == 1
+    assert set(zip(c["bot"], c["mode"])) == set(SCREENS)
+    for bot, mode in SCREENS:
+        g = c[(c["bot"] == bot) & (c["mode"] == mode)]
+        assert set(g["role"]) >= {"best", "runner-up", "default", "best - runner-up"}
+        assert g["seed"].nunique() == 1
     d = c[c["role"].str.contains(" - ")]
     assert ((d["diff_ci_low"] <= d["diff"]) & (d["diff"] <= d["diff_ci_high"])).all()
     # best and runner-up are distinct games, never a mirror pair
@@ -154,7 +159,7 @@ def test_confirm_and_summary(tabs):
         cls = o[(o["bot"] == r.bot) & (o["mode"] == r.mode)].set_index("option")["mirror_class"]
         assert cls[r.option] != cls[r.vs]
     summ = tabs["summary"]
-    assert len(summ) == len(teams.RUNGS) * 3
+    assert len(summ) == len(SCREENS)
     found, _ = teams.findings(tabs)
     assert any("2v3" in f and "Unfair" in f for f in found)
     kf = teams.key_figures(tabs)

@@ -9,6 +9,9 @@ import pandas as pd
 import pytest
 
 from demos_sim import ConfigError
+from demos_sim.runner.backends import InlineBackend
+from demos_sim.sim_common import cut
+from demos_sim.tuner.evaluate import Evaluator, _batch_size
 from demos_sim.tuner.search import main_effects, pareto_mask, tune
 from demos_sim.tuner.spec import load_tune
 from demos_sim.cli import main
@@ -195,3 +198,24 @@ def test_real_tune_through_the_cli(tmp_path, capsys):
     r = best[(best.role == "runner_up") & (best.measure == "objective")].iloc[0]
     if r["carre_points"] == s["best"]["values"]["carre_points"]:   # a zero-effect pair
         assert r["diff"] == 0 and r["diff_ci_low"] <= 0 <= r["diff_ci_high"]
+
+
+def test_a_replay_split_into_pieces_is_the_same_games(tmp_path):
+    """A slow bot's replay is split into pieces of a chunk so that every worker plays:
+    the per-batch sums must be those of the chunk played whole (same deals, same order)."""
+    spec = load_tune(_file(tmp_path, HEAD.format(seed=3, games=1000) + REAL))
+    cands = [{"carre_points": 20, "team_vetoes": 1}, {"carre_points": 30, "team_vetoes": 1},
+             {"carre_points": 24, "team_vetoes": 2}]
+    sums = []
+    for workers in (1, 4):
+        ev = Evaluator(spec, 1)
+        ev.backend, ev.workers = InlineBackend(), workers   # 4: split, played inline
+        sums.append(ev.measure(cands, 1000, chunk0=5))
+    whole, split = sums
+    assert _batch_size(1000) == 2 and cut(1000, 3, 2) == [(0, 332), (332, 334), (666, 334)]
+    for a, b in zip(whole, split):
+        assert a.keys() == b.keys() and a["_n"].sum() == 1000
+        for q in a:
+            np.testing.assert_array_equal(a[q], b[q], err_msg=q)
+    # the settings play different games (so the comparison above can see a mix-up)
+    assert any(not np.array_equal(whole[0][q], whole[1][q]) for q in whole[0] if q != "_n")

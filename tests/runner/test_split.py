@@ -1,4 +1,5 @@
-"""A chunk played in parts: the same games, the same integer totals (runner.run.split_jobs)."""
+"""A chunk played in parts: the same games, the same integer totals (runner.run.split_jobs,
+sim_common.cut)."""
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 from demos_sim.game import get_game
 from demos_sim.runner.run import MIN_PART, split_jobs
 from demos_sim.runner.tasks import add_into, play_task
+from demos_sim.sim_common import cut, parts_per_job
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 9), st.integers(1, 5000)),
@@ -28,6 +30,22 @@ def test_split_jobs_covers_every_game_once_in_order(jobs, workers):
     # many jobs, or one worker: nothing is cut
     if workers == 1 or len(jobs) >= 2 * workers:
         assert len(tasks) == len(jobs)
+
+
+@given(count=st.integers(1, 4096), parts=st.integers(1, 16),
+       align=st.sampled_from([1, 2, 4, 16, 64]))
+@settings(max_examples=200, deadline=None)
+def test_cut_gives_aligned_consecutive_parts(count, parts, align):
+    ps = cut(count, parts, align)
+    assert ps[0][0] == 0 and sum(n for _, n in ps) == count and all(n >= 1 for _, n in ps)
+    assert all(f1 + n1 == f2 for (f1, n1), (f2, _) in zip(ps, ps[1:]))
+    assert all(f % align == 0 for f, _ in ps)            # no bootstrap batch straddles two
+    assert len(ps) == min(parts, -(-count // align))     # as many as asked, when they fit
+
+
+def test_parts_per_job_keeps_two_workers_busy():
+    assert [parts_per_job(j, 2) for j in (0, 1, 2, 3, 4, 9)] == [1, 4, 2, 2, 1, 1]
+    assert parts_per_job(1, 1) == 1 and parts_per_job(3, 8) == 6
 
 
 def test_one_small_job_is_cut_for_two_workers():

@@ -48,9 +48,15 @@ DEFAULT_RUNGS = {"greedy": 1.0}
 # greedy; heuristic and tuned (its parameters tuned by self-play, as fast); the
 # information-set search at the budget that beats tuned on the ladder (results/ladder:
 # ismcts@64 0.517 [0.501, 0.533]), about 25 games/s a core against heuristic's 7,400,
-# hence its small share (its 50,000 games take about 17 of make analyses' minutes): its
-# intervals are about 16× wider than greedy's, so it sees only the larger effects.
+# hence its small share: its intervals are about 16× wider than greedy's, so it sees only
+# the larger effects.
 DEMOS_RUNGS = {"greedy": 1.0, "heuristic": 0.25, "tuned": 0.25, "ismcts@64": 1 / 256}
+SEARCH_RUNG = "ismcts@64"
+# The search rung plays each section's headline experiments only; a section's other files
+# (screens of many seatings or variants, the other player counts and modes) run at the
+# three fast rungs (``EXPERIMENT_RUNGS``): there its few hundred games a point separate
+# nothing, and it was a third of make analyses' time (23 of 72 min, 2026-12-02).
+FAST_RUNGS = {b: f for b, f in DEMOS_RUNGS.items() if b != SEARCH_RUNG}
 QUICK_MIN_GAMES = 4      # a quick run's (--games N) smallest rung, games per point
 REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
 DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")

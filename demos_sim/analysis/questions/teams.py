@@ -34,7 +34,6 @@ the suite; table ``tuner``).
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +43,11 @@ from demos_sim.analysis.core.fairness import fairness, mode_verdict
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, Tune, experiment_path
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune, experiment_path
 from demos_sim.analysis.core.stats import Z95, adjust, p_value, sample_mean_ci
 from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.runner.experiment import load_experiment
-from demos_sim.sim_common import CHUNK
+from demos_sim.sim_common import chunks_of, cut, parts_per_job
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
 METHOD = (
@@ -76,6 +75,23 @@ METHOD = (
     "against 1/n, n players), delta-method intervals of the share of won games.")
 EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
 RUNGS = DEMOS_RUNGS
+# the search rung screens 2v2's seatings only (the modes' default seatings are in
+# game_shape at every rung); 2v3's and 2v2+1's screens of 10 and 30 options at the fast rungs
+EXPERIMENT_RUNGS = {s: FAST_RUNGS for s in ("teams_2v3", "teams_2v3_vetoes", "teams_2v2p1")}
+MODE_FILES = {"2v2": ["teams_2v2"], "2v3": ["teams_2v3", "teams_2v3_vetoes"],
+              "2v2+1": ["teams_2v2p1"]}
+
+
+def screened(bot: str, mode: str) -> bool:
+    """Does the rung ``bot`` screen the options of ``mode`` (:data:`EXPERIMENT_RUNGS`)?"""
+    return all(bot in EXPERIMENT_RUNGS.get(f, RUNGS) for f in MODE_FILES[mode])
+
+
+def _not_screened(ax, mode: str, bot: str) -> None:
+    ax.set_axis_off()
+    ax.set_title(f"{mode} — {bot}")
+    ax.text(0.5, 0.5, "not screened at this rung\n(its default seating: game_shape)",
+            ha="center", va="center", transform=ax.transAxes, fontsize=8, color="#666")
 SHOW = ["fairness", "confirm", "tuner", "options", "decided"]   # summary: summary.csv (wide)
 # the same question through the generic tuner: one file per single rule change, run by
 # the suite at the first rung (a quick look: --games per trial, the race to 4x)
@@ -267,10 +283,9 @@ def margin(stem: str, bot: str) -> float:
 
 
 # ------------------------------------------------------------------ fresh-deal check
-def _confirm_chunk(configs: list, specs: list, seed: int, chunk: int, count: int):
-    ad = get_game("demos")
-    return [ad.play(c, list(s), (), seed, chunk, count, metrics=("win_share",))["win_share"]
-            for c, s in zip(configs, specs)]
+def _confirm_piece(config, spec: list, seed: int, chunk: int, count: int, first: int):
+    return get_game("demos").play(config, list(spec), (), seed, chunk, count,
+                                  metrics=("win_share",), first=first)["win_share"]
 
 
 def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
@@ -292,17 +307,23 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
             configs.append(pt.config)
             specs.append(pt.policies)
         n = int(g["games"].iloc[0])
-        chunks = [(c, min(CHUNK, n - c * CHUNK)) for c in range(math.ceil(n / CHUNK))]
+        # one job per (setting, chunk) — per piece of a chunk when they are too few to
+        # keep the workers busy (the search rung's few hundred games)
+        chunks = chunks_of(n)
+        n_parts = parts_per_job(len(configs) * len(chunks), workers)
+        jobs = [(i, c, f, m) for i in range(len(configs)) for c, k in chunks
+                for f, m in cut(k, n_parts)]
         if workers > 1:
             from joblib import Parallel, delayed
 
             parts = Parallel(n_jobs=workers)(
-                delayed(_confirm_chunk)(configs, specs, seed, c, k) for c, k in chunks)
+                delayed(_confirm_piece)(configs[i], specs[i], seed, c, m, f)
+                for i, c, f, m in jobs)
         else:
-            parts = [_confirm_chunk(configs, specs, seed, c, k) for c, k in chunks]
+            parts = [_confirm_piece(configs[i], specs[i], seed, c, m, f) for i, c, f, m in jobs]
         h = {}
         for i, (role, r) in enumerate(picks.items()):
-            x = np.concatenate([p[i] for p in parts])
+            x = np.concatenate([p for (j, _, _, _), p in zip(jobs, parts) if j == i])
             cfg = configs[i]
             labels = cfg.side_labels()
             j = labels.index(r["worst_side"])
@@ -417,6 +438,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
         for bi, bot in enumerate(bots):
             for ax, mode in zip(axes[bi], modes):
                 g = sides[(sides["bot"] == bot) & (sides["mode"] == mode)]
+                if g.empty:
+                    _not_screened(ax, mode, bot)
+                    continue
                 order = list(dict.fromkeys(g["option"]))
                 labels = ["ABAB.." if o == "default" else o.split("=")[1] for o in order]
                 labels = [f"{DEFAULT_SEATING[mode]}*" if o == "default" else
@@ -444,6 +468,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
         for bi, bot in enumerate(bots):
             for ax, mode in zip(axes[bi], modes):
                 g = opts[(opts["bot"] == bot) & (opts["mode"] == mode)].sort_values("rank")
+                if g.empty:
+                    _not_screened(ax, mode, bot)
+                    continue
                 x = np.arange(len(g))
                 col = ["#c44" if o == "default" else "#3a6fb0" if r == 1 else "#999"
                        for o, r in zip(g["option"], g["rank"])]

@@ -52,7 +52,7 @@ METHOD = (
     "default are replayed by the stronger bots (heuristic, tuned, ismcts@64: rungs table) on "
     "the confirmation deals.")
 TUNE_FILE = "tuning_example"
-RUNGS = {"greedy": 1.0, "heuristic": 0.5, "tuned": 0.5, "ismcts@64": 1 / 64}
+RUNGS = {"greedy": 1.0, "heuristic": 0.5, "tuned": 0.5, "ismcts@64": 1 / 128}
 # searched and raced at the first rung; a quick look (--games G): G games per trial, the
 # race to 8G. The next rungs replay the best, runner-up and default (tables: rungs).
 TUNES = [Tune(TUNE_FILE, quick_final=8)]

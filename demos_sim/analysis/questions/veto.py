@@ -24,7 +24,7 @@ from demos_sim.analysis.core.best_response import best_response_table as best_re
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
 from demos_sim.analysis.core.stats import (
     adjust, diff_same_games, p_value, share_of_won,
 )
@@ -76,9 +76,11 @@ DETERRENCE = "veto_2v3_deterrence"
 EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE]
 RUNGS = DEMOS_RUNGS
 # veto_br is a best response to tuned players: its files run with tuned as the field only;
-# the deterrence screen at the three fast rungs
+# the search rung plays the headline setups (4 players, the 2v3 team of two and its second
+# veto); the other setups and the deterrence screen run at the three fast rungs
 EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
-                    DETERRENCE: {b: DEMOS_RUNGS[b] for b in ("greedy", "heuristic", "tuned")}}
+                    **{s: FAST_RUNGS for s in ("veto_individual_3p", "veto_individual_5p",
+                                               "veto_2v2", "veto_2v2p1", DETERRENCE)}}
 SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_best_response", "veto_deterrence",
         "veto_usage", "veto_by_side"]
 # veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row

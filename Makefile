@@ -30,15 +30,19 @@ skill: $(STAMP)
 	$(VENV)/bin/demos-sim skill --game protocole --mode each --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-each-4p
 	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p
 
-# Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time).
+# Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time),
+# after compiling the games' kernels into numba's cache, one process per group of games
+# (demos_sim/warm.py: otherwise both workers compile the same kernels on a fresh checkout).
 test: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The fast tier for iteration (under 2 minutes on a warm numba cache): the import contracts
 # and every test not marked slow (tests/conftest.py, SLOW).
 test-fast: $(STAMP)
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 
 # The what-if explorer in the browser: http://127.0.0.1:8050/ (Ctrl-C to stop).

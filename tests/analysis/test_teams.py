@@ -185,3 +185,24 @@ def test_tuner_cross_check(tabs):
     assert (t["best_parity"] <= t["best_ci_high"]).all()
     vetoes = t[t["parameter"] == "team_vetoes"]
     assert len(vetoes) == 1 and 0 <= int(vetoes["best"].iloc[0]) <= 4
+
+
+def test_representatives_do_not_depend_on_the_other_rungs():
+    """A seating and its A<->B mirror play the same games (equal unfairness): the class's
+    representative and the ranks must be the same whether the table holds one rung or all
+    (the committed sides table; an unstable sort picked by the other rows' layout)."""
+    from pathlib import Path
+
+    sides = pd.read_csv(Path(__file__).resolve().parents[2] / "results" / "analyses" / "teams"
+                        / "sides.csv")
+    both = teams._option_summary(sides)
+    cols = ["bot", "mode", "option", "rank", "representative"]
+    for bot in sides["bot"].unique():
+        alone = teams._option_summary(sides[sides["bot"] == bot].reset_index(drop=True))
+        mine = both[both["bot"] == bot][cols].reset_index(drop=True)
+        pd.testing.assert_frame_equal(alone[cols].reset_index(drop=True), mine)
+    ties = both.groupby(["bot", "mode", "mirror_class"])["option"].transform("size") > 1
+    assert ties.any()                                   # mirror pairs are there to choose from
+    rep = both[both["representative"] & ties]
+    assert (rep["option"] == both[ties].groupby(["bot", "mode", "mirror_class"])["option"]
+            .transform("min")[rep.index]).all()           # the first by name among equals

@@ -157,7 +157,9 @@ def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
     assert "2v2: per side fair greedy; not shown fair (side A" in text
     assert "45 greedy; 45 heuristic games; a group playing 50 games would notice it" in text
     md = (RESULTS / "report.md").read_text()
-    assert "### Table: fairness (56 rows, first 50 shown)" in md     # 4 rungs x 14
+    # 3 rungs x 14 rows (2v2, 2v3: 2 sides, 2v2+1: 3 sides, each per side and per seat),
+    # and the search rung's 2v2 screen (4 rows)
+    assert "### Table: fairness (46 rows)" in md
 
 
 def test_rare_event_bounds_are_not_printed_as_zero():

@@ -214,14 +214,18 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
                      "indistinguishable_from_fair": bool(g["p_gap_holm"].min() >= ALPHA)})
     opts = pd.DataFrame(rows)
     opts["mirror_class"] = [mirror_class(m, s) for m, s in zip(opts["mode"], opts["option"])]
-    # rank the distinct games: a seating and its A<->B mirror (2v2, 2v2+1) share a rank
-    first = opts.sort_values("unfairness").drop_duplicates(["bot", "mode", "mirror_class"])
+    # rank the distinct games: a seating and its A<->B mirror (2v2, 2v2+1) share a rank; a
+    # class's representative is its fairest option, the first by name among equals (the
+    # mirror of a seating plays the same games: a stable order, whatever the other rows)
+    by_u = opts.sort_values(["unfairness", "option"], kind="stable")
+    first = by_u.drop_duplicates(["bot", "mode", "mirror_class"])
     first = first.assign(rank=first.groupby(["bot", "mode"])["unfairness"]
                          .rank(method="first").astype(int))
     opts = opts.merge(first[["bot", "mode", "mirror_class", "rank"]],
                       on=["bot", "mode", "mirror_class"])
     opts["representative"] = opts.index.isin(
-        opts.sort_values(["unfairness"]).drop_duplicates(["bot", "mode", "mirror_class"]).index)
+        opts.sort_values(["unfairness", "option"], kind="stable")
+        .drop_duplicates(["bot", "mode", "mirror_class"]).index)
     return opts.sort_values(["bot", "mode", "rank", "option"]).reset_index(drop=True)
 
 

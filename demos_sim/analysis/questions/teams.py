@@ -78,6 +78,7 @@ RUNGS = DEMOS_RUNGS
 # the search rung screens 2v2's seatings only (the modes' default seatings are in
 # game_shape at every rung); 2v3's and 2v2+1's screens of 10 and 30 options at the fast rungs
 EXPERIMENT_RUNGS = {s: FAST_RUNGS for s in ("teams_2v3", "teams_2v3_vetoes", "teams_2v2p1")}
+# each mode's files: its seating screen, then (2v3) its team-vetoes screen
 MODE_FILES = {"2v2": ["teams_2v2"], "2v3": ["teams_2v3", "teams_2v3_vetoes"],
               "2v2+1": ["teams_2v2p1"]}
 
@@ -217,15 +218,14 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
     # rank the distinct games: a seating and its A<->B mirror (2v2, 2v2+1) share a rank; a
     # class's representative is its fairest option, the first by name among equals (the
     # mirror of a seating plays the same games: a stable order, whatever the other rows)
-    by_u = opts.sort_values(["unfairness", "option"], kind="stable")
-    first = by_u.drop_duplicates(["bot", "mode", "mirror_class"])
+    first = (opts.sort_values(["unfairness", "option"], kind="stable")
+             .drop_duplicates(["bot", "mode", "mirror_class"]))
     first = first.assign(rank=first.groupby(["bot", "mode"])["unfairness"]
                          .rank(method="first").astype(int))
     opts = opts.merge(first[["bot", "mode", "mirror_class", "rank"]],
                       on=["bot", "mode", "mirror_class"])
-    opts["representative"] = opts.index.isin(
-        opts.sort_values(["unfairness", "option"], kind="stable")
-        .drop_duplicates(["bot", "mode", "mirror_class"]).index)
+    reps = set(zip(first["bot"], first["mode"], first["option"]))
+    opts["representative"] = [k in reps for k in zip(opts["bot"], opts["mode"], opts["option"])]
     return opts.sort_values(["bot", "mode", "rank", "option"]).reset_index(drop=True)
 
 
@@ -300,9 +300,7 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
         picks = {"best": b, "runner-up": r2, "default": d}
         configs, specs, seed = [], [], None
         for role, r in picks.items():
-            stem = {"2v2": "teams_2v2", "2v3": "teams_2v3", "2v2+1": "teams_2v2p1"}[mode]
-            if r["change"] == "team_vetoes":
-                stem = "teams_2v3_vetoes"
+            stem = MODE_FILES[mode][r["change"] == "team_vetoes"]
             exp = load_experiment(experiment_path(stem), bot=bot)
             seed = exp.seed + CONFIRM_SEED_OFFSET
             pt = next(p for p in exp.points

@@ -22,6 +22,9 @@ def _add_game_args(p: argparse.ArgumentParser):
                    help="DĒMOS 3–5 (fixed by team modes); Protocole 2–4 (default 4); "
                         "L'Assemblée 4–15 (default 6)")
     p.add_argument("--seating", default=None, help="DĒMOS team label by seat, e.g. ABABI (D9.2)")
+    p.add_argument("--handicap-points", type=int, default=None,
+                   help="DĒMOS 2v3/2v2+1 trial rule, not in contract 2: every member of the "
+                        "smaller side starts with this many cumulative points")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policies", default=None,
@@ -137,6 +140,13 @@ def cmd_variants(args) -> int:
         shown = json.dumps(default) if not isinstance(default, str) else default
         print(f"{name:<26} {shown:<20} {game.variant_help()[name]}")
     print("set one with --set NAME=VALUE (simulate, record) or in an experiment's [grid]")
+    trial = game.trial_rules()
+    if trial:
+        print("\ntrial rules (not in the contract; game records refuse them)")
+        for name, text in trial.items():
+            print(f"{name:<26} {'0':<20} {text}")
+            print(f"{'':<47} set with --{name.replace('_', '-')} N, or {name} = N in an "
+                  "experiment file")
     return 0
 
 

@@ -42,7 +42,7 @@ from demos_sim import ConfigError
 SHARE_SCALE = 60          # lcm(1 … 5): a win shared by k (M1) is 60 // k units
 
 # the command-line options that name a game setting (``demos-sim simulate --mode …``)
-CLI_SETTINGS = ("rules", "mode", "level", "seating")
+CLI_SETTINGS = ("rules", "mode", "level", "seating", "handicap_points")
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,11 @@ class Game:
     def variant_help(self) -> dict[str, str]:
         """Variant -> one line: what it changes, with its rule ID (``demos-sim variants``)."""
         return self.rules.VARIANT_HELP
+
+    def trial_rules(self) -> dict[str, str]:
+        """Settings that change the rules but are not in the contract (no variant of Part V;
+        game records refuse them): name -> one line (``demos-sim variants``)."""
+        return {}
 
     def make_config(self, settings: dict, players: int | None, variants: dict):
         raise NotImplementedError

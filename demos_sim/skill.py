@@ -388,7 +388,7 @@ def _cmd_skill(args) -> int:
     if args.speed_games < 0:
         raise ConfigError("--speed-games must be at least 0")
     config = make_config(args.game, args.players, parse_set(args.set),
-                         **{k: getattr(args, k) for k in CLI_SETTINGS})
+                         **{k: getattr(args, k, None) for k in CLI_SETTINGS})
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
     t = skill_trace(args.game, config, args.policy, args.budgets, args.games, args.seed,
                     tuple(args.plugin), args.ceiling, args.speed_games, _command(args),

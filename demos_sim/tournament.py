@@ -544,7 +544,7 @@ def _cmd_tournament(args) -> int:
     if args.games < 1:
         raise ConfigError("--games must be at least 1")
     config = make_config(args.game, args.players, parse_set(args.set),
-                         **{k: getattr(args, k) for k in CLI_SETTINGS})
+                         **{k: getattr(args, k, None) for k in CLI_SETTINGS})
     print(run_tournament(args.game, config, args.policies.split(","), args.games, args.seed,
                          tuple(args.plugin), as_json=args.json))
     return 0

@@ -827,7 +827,8 @@ def _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
 # ------------------------------------------------------------------ one game, a batch
 @njit(cache=True, _nrt=False)
 def init_state(cfg, key, st, obs, prng, res):
-    """Empty table before D2.1: no figures, no points, every side's vetoes (D9.3)."""
+    """Empty table before D2.1: no figures, every side's vetoes (D9.3), no points (D4.7
+    adds every round score to them; a trial handicap may start some seats above 0)."""
     for i in range(L.ST_LEN):
         st[i] = 0
     for i in range(obs.shape[0]):
@@ -842,6 +843,7 @@ def init_state(cfg, key, st, obs, prng, res):
         st[L.S_FAV + p] = -1
         st[L.S_ANN + p] = -1
         st[L.S_VETO + p] = cfg[L.C_SIDE_VETOES + p]
+        st[L.S_CUM + p] = cfg[L.C_START_CUM + p]
         st[L.S_PUB + p] = -1
         st[L.S_SEC + p] = -1
         st[L.S_SEC_TAKE + p] = -2

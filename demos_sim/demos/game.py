@@ -29,7 +29,9 @@ HARMONY_BINS = ("no_winner", "none", "one_colour", "two_colours", "three_colours
 class DemosGame(Game):
     name = "demos"
     title = "DĒMOS"
-    settings = {"rules": "full", "mode": "individual", "seating": None}
+    # handicap_points: a trial rule outside contract 2 (rules.HANDICAP_HELP), not a variant
+    # (None: the rules as written, 0 points)
+    settings = {"rules": "full", "mode": "individual", "seating": None, "handicap_points": None}
     policies_module = "demos_sim.demos.policies"
     default_policy = "greedy"
     summary_metrics = ("no_winner", "truncated", "vetoes", "points")
@@ -95,12 +97,22 @@ class DemosGame(Game):
         elif key == "seating":
             if not isinstance(value, str):
                 raise ConfigError(f"must be a string of team labels by seat, got {value!r}")
+        elif key == "handicap_points":
+            if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
+                    or value < 0):
+                raise ConfigError(f"must be an integer >= 0, got {value!r}")
+            value = int(value)
         return value
 
     def variant_defaults(self):
         out = super().variant_defaults()
         out["secret_optional"] = "rules-dependent"     # D3.3: true in full, false in simplified
         return out
+
+    def trial_rules(self):
+        from demos_sim.demos.rules import HANDICAP_HELP
+
+        return {"handicap_points": HANDICAP_HELP}
 
     def check_variant(self, name, value):
         from demos_sim.demos.rules import VARIANTS, check_variant
@@ -117,7 +129,8 @@ class DemosGame(Game):
         if players is None:
             players = MODE_PLAYERS.get(mode, 4)
         return DemosConfig(rules=settings.get("rules", "full"), mode=mode, players=players,
-                           seating=settings.get("seating"), variants=dict(variants))
+                           seating=settings.get("seating"), variants=dict(variants),
+                           handicap_points=settings.get("handicap_points") or 0)
 
     def labels(self, config, level):
         if level == "side":
@@ -130,8 +143,11 @@ class DemosGame(Game):
                 for j in range(len(config.side_labels()))]
 
     def describe(self, config):
-        return {"rules": config.rules, "mode": config.mode, "players": config.players,
-                "seating": config.seating, "variants": dict(config.variants)}
+        out = {"rules": config.rules, "mode": config.mode, "players": config.players,
+               "seating": config.seating, "variants": dict(config.variants)}
+        if config.handicap_points:          # a trial rule outside contract 2
+            out["handicap_points"] = config.handicap_points
+        return out
 
     def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
         from demos_sim.demos import layout as L

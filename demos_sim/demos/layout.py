@@ -52,6 +52,8 @@ C_P3_SUM = _cfg.add()         # D9.6 step 3 p3_points_tiebreak: 1 sum, 0 max
 C_TRUTH = _cfg.add()          # bit p: seat p's policy is a reference that sees the true
                               # state (``register(..., reference=...)``); its observation
                               # gets the truth block O_T_*. 0 in every ordinary game
+C_START_CUM = _cfg.add(MAXP)  # cumulative points by seat at the start of the game: 0, or
+                              # the trial handicap ``handicap_points`` (not a contract rule)
 CFG_LEN = _cfg.size
 
 MODE_INDIVIDUAL, MODE_2V2, MODE_2V3, MODE_2V2P1 = 0, 1, 2, 3

@@ -60,8 +60,18 @@ def play_logged(config: DemosConfig, specs: list[str], key, check_obs: int = 0):
     return events, res, diag
 
 
+def check_recordable(config: DemosConfig) -> None:
+    """Refuse a game that contract 2 cannot describe: a record's ``variants`` hold exactly
+    Part V, so a trial rule (``handicap_points``) would be audited as a rule breach."""
+    if config.handicap_points:
+        raise ConfigError(
+            f"handicap_points={config.handicap_points} is a trial rule outside contract 2: "
+            "a game record cannot carry it (GAME_RECORD.md); record with handicap_points=0")
+
+
 def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -> dict:
     """Build the GAME_RECORD.md DĒMOS record of one game from its event log."""
+    check_recordable(config)
     n = config.players
     labels = config.side_labels()
     pols = [p.name for p in resolve(specs, n)]
@@ -166,6 +176,7 @@ def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -
 def iter_records(config: DemosConfig, specs: list[str], games: int, seed: int,
                  first: int = 0) -> Iterator[dict]:
     """Records of games ``first … first+games-1`` of the run seeded ``seed``."""
+    check_recordable(config)
     resolve(specs, config.players)
     for g in range(first, first + games):
         chunk, idx = divmod(g, CHUNK)
@@ -179,5 +190,6 @@ def write_records(path: str | os.PathLike, config: DemosConfig, specs: list[str]
     """Write ``games`` records as JSON Lines, atomically (a temp file renamed at the end)."""
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
+    check_recordable(config)
     resolve(specs, config.players)
     return write_jsonl_atomic(path, iter_records(config, specs, games, seed))

@@ -46,6 +46,15 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
 
+# A trial rule: not a variant of contract 2 (RULES.md has no such rule, and a game record's
+# ``variants`` hold exactly Part V), so it is a setting of the simulation only and game
+# records refuse it. The size of the smaller side it helps, by mode.
+SMALLER_SIDE = {"2v3": 2, "2v2+1": 1}
+HANDICAP_HELP = (
+    "trial rule, not in contract 2: every member of the smaller side (the 2v3 team of two, "
+    "the 2v2+1 Independent) starts with this many cumulative points, which count wherever "
+    "points do (D7.3, D9.5, D9.6 step 2a); 0 = the rules as written")
+
 # What each variant changes, with its rule ID (``demos-sim variants``; RULES.md Part V).
 VARIANT_HELP = {
     "carre_points": "D4.1 points of a Carré Harmonieux (integer >= 0)",
@@ -117,6 +126,8 @@ class DemosConfig:
     players : 3–5 (D2.2); fixed by the mode in team modes.
     seating : team label by seat (D9.2); None for the mode's default.
     variants : any subset of Part V; the rest take their defaults.
+    handicap_points : a *trial rule*, not part of contract 2 (:data:`HANDICAP_HELP`):
+        every member of the smaller side starts with this many cumulative points.
     """
 
     rules: str = "full"
@@ -124,6 +135,7 @@ class DemosConfig:
     players: int = 4
     seating: str | None = None
     variants: dict = field(default_factory=dict)
+    handicap_points: int = 0
 
     def __post_init__(self):
         if self.rules not in RULES_SETS:
@@ -144,6 +156,7 @@ class DemosConfig:
         object.__setattr__(self, "players", int(self.players))
         self._check_players()
         self._check_seating()
+        self._check_handicap()
 
     # D2.3 deck check, then D2.2 / D9.1 player counts.
     def _check_players(self):
@@ -181,6 +194,24 @@ class DemosConfig:
                       "2v2+1": "two teams of two and one Independent labelled I"}[self.mode]
             raise ConfigError(f"{bad}: expected {detail}")
         object.__setattr__(self, "seating", s)
+
+    def _check_handicap(self):
+        h = self.handicap_points
+        if not _is_int(h) or h < 0:
+            raise ConfigError(f"handicap_points must be an integer >= 0, got {h!r}")
+        object.__setattr__(self, "handicap_points", int(h))
+        if h and self.mode not in SMALLER_SIDE:
+            raise ConfigError(f"handicap_points applies to 2v3 and 2v2+1 (the modes with a "
+                              f"smaller side), not {self.mode}")
+
+    def start_points(self) -> list[int]:
+        """Cumulative points by seat when the game starts: 0, except the members of the
+        smaller side under the trial handicap (:data:`HANDICAP_HELP`)."""
+        if not self.handicap_points:
+            return [0] * self.players
+        sides = self.side_of_seat()
+        small = SMALLER_SIDE[self.mode]
+        return [self.handicap_points if sides.count(s) == small else 0 for s in sides]
 
     # ----------------------------------------------------------------- sides
     def side_labels(self) -> list[str]:
@@ -250,4 +281,5 @@ class DemosConfig:
         a[L.C_CHECK_OBS] = check_obs
         a[L.C_LOG] = log
         a[L.C_STATS] = stats
+        a[L.C_START_CUM:L.C_START_CUM + self.players] = self.start_points()
         return a

@@ -167,9 +167,9 @@ def _teams(f: Figures, out: Path) -> Headline:
     if fair is None:
         raise KeyError("teams fairness")
     return Headline(
-        "Are the team modes fair, and what would fix 2v3?",
-        _fair_modes(fair) + " " + _best_2v3(out) + " The best change moves 2v3's "
-        "worse side by "
+        "Are the team modes fair, and what would fix 2v3 and 2v2+1?",
+        _fair_modes(fair) + " " + _best_changes(out) + " The best single change moves "
+        "2v3's worse side by "
         f"{f('2v3: best option - default, unfairness (fresh deals)')} (fresh deals)."
         + _fair_notice(fair), f.used, "sides.png")
 
@@ -225,23 +225,43 @@ def _fair_notice(fair: pd.DataFrame) -> str:
     return "".join(out)
 
 
-def _best_2v3(out: Path) -> str:
-    """The best single change for 2v3 (teams/summary.csv), re-measured on fresh deals."""
+def _fresh(r) -> str:
+    """A screen's best option re-measured on fresh deals: its worse side's distance from
+    parity with the interval, and the TOST verdict per side when the section has it."""
+    lo, hi = r.fresh_best_ci_low, r.fresh_best_ci_high
+    verdict = getattr(r, "fresh_best_fair", None)
+    verdict = (f", per side <b>{html.escape(str(verdict))}</b>"
+               if isinstance(verdict, str) and verdict else "")
+    return (f"<b>{html.escape(str(r.best))}</b> leaves the worse side "
+            f"{value(r.fresh_best_unfairness, 'pp', True)} <span class=ci>["
+            f"{value(lo, 'pp')}, {value(hi, 'pp')}]</span> from parity{verdict} "
+            f"<span class=bot>{html.escape(str(r.bot))}</span>")
+
+
+def _best_changes(out: Path) -> str:
+    """The best single change and the best combination for the unfair modes
+    (teams/summary.csv), each re-measured on fresh deals."""
     t = pd.read_csv(out / "teams" / "summary.csv")
-    t = t[t["mode"] == "2v3"]
-    parts = []
-    for r in t.itertuples():
-        lo, hi = r.fresh_best_ci_low, r.fresh_best_ci_high
-        parts.append(f"<b>{html.escape(str(r.best))}</b> leaves the worse side "
-                     f"{value(r.fresh_best_unfairness, 'pp', True)} <span class=ci>["
-                     f"{value(lo, 'pp')}, {value(hi, 'pp')}]</span> from parity "
-                     f"<span class=bot>{html.escape(str(r.bot))}</span>")
-        if not lo > 0:
-            return ("Of the single changes tried for 2v3 (seatings, team vetoes), the best "
-                    "is not shown unfair: " + "; ".join(parts) + ".")
-    n = int(t["options"].max()) if len(t) else 0
-    return (f"No single change of the {n} tried for 2v3 (seatings, team vetoes) makes it "
-            "fair; the best, re-measured on fresh deals: " + "; ".join(parts) + ".")
+    if "screen" not in t:                               # a section from before the pairs
+        t = t.assign(screen="single")
+    said = []
+    for mode in ("2v3", "2v2+1"):
+        one = t[(t["mode"] == mode) & (t["screen"] == "single")]
+        two = t[(t["mode"] == mode) & (t["screen"] == "pairs")]
+        if not len(one):
+            continue
+        fixed = [r for r in one.itertuples() if getattr(r, "fresh_best_fair", "") == "fair"]
+        n = int(one["options"].max())
+        what = "seatings, team vetoes" if mode == "2v3" else "seatings"
+        head = (f"In {mode}, {'a single change' if fixed else 'no single change'} of the {n} "
+                f"tried ({what}, the trial handicap of starting points) "
+                f"{'reaches' if fixed else 'makes it fair within'} the margin")
+        said.append(head + "; the best, re-measured on fresh deals: "
+                    + "; ".join(_fresh(r) for r in one.itertuples()) + ".")
+        if len(two):
+            said.append(f"Combining changes ({int(two['options'].max())} combinations): "
+                        + "; ".join(_fresh(r) for r in two.itertuples()) + ".")
+    return " ".join(said)
 
 
 def _protocole(f: Figures, out: Path) -> Headline:

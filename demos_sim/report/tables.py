@@ -95,8 +95,12 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
         "runner_up_unfairness": ("unfairness, runner-up (pp)", PP),
         "fresh_best_unfairness": ("unfairness, best option on fresh deals (pp)", PP),
         "best_minus_runner_up": ("best − runner-up, fresh deals (pp)", PP),
-        "best_minus_default": ("best − default, fresh deals (pp)", PP)},
+        "best_minus_default": ("best − default, fresh deals (pp)", PP),
+        "fresh_best_fair": ("best on fresh deals, per side (TOST)", NUM),
+        "fresh_best_worst_side": ("its worst side against the margin", NUM)},
     ("teams", "confirm"): {"screen_unfairness": ("unfairness on the screen (pp)", PP),
+                           "fair_per_side": ("per side, against the margin (TOST)", NUM),
+                           "worst_side_verdict": ("its worst side", NUM),
                            "diff": ("difference of unfairness (pp)", PP)},
     ("teams", "options"): {"no_winner": ("no winner (% of games)", PCT)},
     ("teams", "fairness"): {

@@ -13,10 +13,16 @@ from conftest import small_games
 from demos_sim.analysis.core.sections import load_tables
 from demos_sim.analysis.questions import teams
 
-N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 30}
+N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 15}
+# the other single changes of each mode's screen, on the same deals
+OTHER = {"2v2": {}, "2v3": {"team_vetoes": [0, 1, 3, 4], "handicap_points": [10, 20, 40, 80]},
+         "2v2+1": {"handicap_points": [10, 20, 30, 40, 50, 60, 80]}}
 # (rung, mode) of every screen the analysis plays: the search rung screens 2v2 only
 SCREENS = [(bot, mode) for bot in teams.RUNGS for mode in N_SEATINGS
            if teams.screened(bot, mode)]
+# (rung, mode) of the screens of combined changes (the unfair modes, two rungs)
+PAIRS = [(bot, mode) for bot in teams.RUNGS for mode in N_SEATINGS
+         if teams.screened(bot, mode, "pairs")]
 
 
 @pytest.fixture(scope="module")
@@ -50,18 +56,31 @@ def test_gap_interval_is_exact_on_synthetic_games():
 
 def test_options_cover_every_seating(tabs):
     o = tabs["options"]
-    assert set(zip(o["bot"], o["mode"])) == set(SCREENS)
+    single, pairs = o[o["screen"] == "single"], o[o["screen"] == "pairs"]
+    assert set(zip(single["bot"], single["mode"])) == set(SCREENS)
+    assert set(zip(pairs["bot"], pairs["mode"])) == set(PAIRS)
     assert ("ismcts@64", "2v2") in SCREENS and ("ismcts@64", "2v3") not in SCREENS
+    assert {m for _, m in PAIRS} == {"2v3", "2v2+1"} and len({b for b, _ in PAIRS}) == 2
     for bot, mode in SCREENS:
         k = N_SEATINGS[mode]
-        g = o[(o["bot"] == bot) & (o["mode"] == mode)]
-        assert (g["change"] != "team_vetoes").sum() == k
+        g = single[(single["bot"] == bot) & (single["mode"] == mode)]
+        assert g["change"].isin(["seating", "none"]).sum() == k
         assert (g["option"] == "default").sum() == 1
-        if mode == "2v3":
-            assert sorted(g[g["change"] == "team_vetoes"]["team_vetoes"]) == [0, 1, 3, 4]
+        assert (g["changes"] <= 1).all()
+        for key, values in OTHER[mode].items():
+            assert sorted(g[g["change"] == key][key]) == values
+        assert len(g) == k + sum(len(v) for v in OTHER[mode].values())
         assert sorted(g.drop_duplicates("mirror_class")["rank"]) == \
             list(range(1, g["mirror_class"].nunique() + 1))
-    assert (o["games"] == o["bot"].map(small_games(teams))).all()
+    for bot, mode in PAIRS:                      # the whole product grid, its default once
+        g = pairs[(pairs["bot"] == bot) & (pairs["mode"] == mode)]
+        assert len(g) == {"2v3": 10 * 2 * 2, "2v2+1": 15 * 3}[mode]
+        assert (g["option"] == "default").sum() == 1
+        assert sorted(g["changes"].unique()) == ([0, 1, 2, 3] if mode == "2v3" else [0, 1, 2])
+        assert (g["changes"] == g["option"].str.count("=")).all()
+    assert (single["games"] == single["bot"].map(small_games(teams))).all()
+    assert (pairs["games"] == pairs["bot"].map(
+        small_games(teams, teams.PAIR_FILES["2v3"]))).all()
     assert (o["unfairness"] >= 0).all()
     assert ((o["u_ci_low"] <= o["unfairness"]) & (o["unfairness"] <= o["u_ci_high"])).all()
     assert o["p_holm"].between(0, 1).all()
@@ -73,10 +92,11 @@ def test_side_shares(tabs):
     assert ((s["ci_low"] <= s["share"] + 1e-12) & (s["share"] <= s["ci_high"] + 1e-12)).all()
     assert ((s["gap_ci_low"] <= s["gap"]) & (s["gap"] <= s["gap_ci_high"])).all()
     # M1: side shares + no-winner (+ truncated, 0 here) add up to 1 in every option
-    tot = s.groupby(["bot", "mode", "option"]).agg(share=("share", "sum"),
-                                                   nw=("no_winner", "first"))
+    tot = s.groupby(["bot", "mode", "screen", "option"]).agg(share=("share", "sum"),
+                                                             nw=("no_winner", "first"))
     assert np.allclose(tot["share"] + tot["nw"], 1, atol=1e-5)
-    assert np.allclose(s.groupby(["bot", "mode", "option"])["gap"].sum(), 0, atol=1e-12)
+    assert np.allclose(s.groupby(["bot", "mode", "screen", "option"])["gap"].sum(), 0,
+                       atol=1e-12)
     assert np.allclose(s["per_seat"] * s["side_size"], s["share"])
     # a paired difference is kept only where the runner compared the same team
     d = s[s["diff_vs_default"].notna()]
@@ -89,16 +109,25 @@ def test_mirror_seatings_and_inert_variant_are_identical(tabs, folder):
     teams_2v3_vetoes is the default game of teams_2v3 (same seed)."""
     s = tabs["sides"]
     swap = str.maketrans("AB", "BA")
-    for (bot, mode), g in s[s["mode"].isin(["2v2", "2v2+1"])].groupby(["bot", "mode"]):
+    for (bot, mode), g in s[s["mode"] == "2v2"].groupby(["bot", "mode"]):
         by = {(r.seating, r.side): r.share for r in g.itertuples()}
         for (seating, side), v in by.items():
             assert by[(seating.translate(swap), side.translate(swap))] == v
-    for bot in [b for b, m in SCREENS if m == "2v3"]:
-        a = pd.read_parquet(folder / "runs" / f"teams_2v3-{bot}" / "results.parquet")
-        b = pd.read_parquet(folder / "runs" / f"teams_2v3_vetoes-{bot}" / "results.parquet")
-        a = a[(a["seating"] == "ABABB") & (a["metric"] == "win_share")]
-        b = b[(b["team_vetoes"] == 2) & (b["metric"] == "win_share")]
-        assert list(a["total"]) == list(b["total"])
+    # the 2v2+1 screens hold one seating of each mirror pair
+    for g in (s[s["mode"] == "2v2+1"], tabs["options"][tabs["options"]["mode"] == "2v2+1"]):
+        seatings = set(g["seating"])
+        assert not any(x.translate(swap) in seatings for x in seatings if "A" in x)
+    for mode, stems in teams.MODE_FILES.items():
+        for stem in stems[1:]:          # a rule's default point is the default seating's game
+            key = stem.rsplit("_", 1)[1]
+            key = {"vetoes": "team_vetoes", "handicap": "handicap_points"}[key]
+            for bot in [b for b, m in SCREENS if m == mode]:
+                a = pd.read_parquet(folder / "runs" / f"{stems[0]}-{bot}" / "results.parquet")
+                b = pd.read_parquet(folder / "runs" / f"{stem}-{bot}" / "results.parquet")
+                a = a[(a["seating"] == teams.DEFAULT_SEATING[mode])
+                      & (a["metric"] == "win_share")]
+                b = b[(b[key] == teams.defaults(mode)[key]) & (b["metric"] == "win_share")]
+                assert len(a) and list(a["total"]) == list(b["total"])
 
 
 def test_known_effect_2v3(tabs):
@@ -107,7 +136,8 @@ def test_known_effect_2v3(tabs):
     parity' holds with a margin of many sigma; at the 128 games of heuristic and tuned about
     4 points, still many sigma; the search rung's 4 games are too few to say)."""
     s = tabs["sides"]
-    d = s[(s["mode"] == "2v3") & (s["option"] == "default") & (s["side"] == "A")]
+    d = s[(s["mode"] == "2v3") & (s["option"] == "default") & (s["side"] == "A")
+          & (s["screen"] == "single")]
     d = d[d["games"] >= 128]
     assert set(d["bot"]) == {"greedy", "heuristic", "tuned"}
     assert (d["gap_ci_high"] < 0).all()
@@ -132,7 +162,8 @@ def test_fairness_table(tabs):
     assert set(i[i["definition"] == "per side"]["parity"]) == {1 / 3}
     assert ((f["ci90_low"] >= f["ci_low"]) & (f["ci90_high"] <= f["ci_high"])).all()
     from demos_sim.analysis.core.fairness import fairness
-    derived = fairness(tabs["sides"].drop(columns="sd"))
+    single = tabs["sides"][tabs["sides"]["screen"] == "single"]
+    derived = fairness(single.drop(columns="sd"))
     mine = f.set_index(["bot", "mode", "side", "definition"])
     for r in derived.itertuples():
         assert r.diff == pytest.approx(mine.loc[(r.bot, r.mode, r.side, r.definition), "diff"],
@@ -146,22 +177,31 @@ def test_fairness_table(tabs):
 
 def test_confirm_and_summary(tabs):
     c = tabs["confirm"]
-    assert set(zip(c["bot"], c["mode"])) == set(SCREENS)
-    for bot, mode in SCREENS:
-        g = c[(c["bot"] == bot) & (c["mode"] == mode)]
+    assert set(zip(c["bot"], c["mode"], c["screen"])) == (
+        {(b, m, "single") for b, m in SCREENS} | {(b, m, "pairs") for b, m in PAIRS})
+    for (bot, mode, screen), g in c.groupby(["bot", "mode", "screen"]):
         assert set(g["role"]) >= {"best", "runner-up", "default", "best - runner-up"}
         assert g["seed"].nunique() == 1
+        n = int(tabs["options"].query("bot == @bot and mode == @mode and screen == @screen")
+                ["games"].iloc[0])
+        assert (g["games"] == n * teams.CONFIRM_GAMES[screen]).all()
+        solo = g[~g["role"].str.contains(" - ")]
+        assert solo["fair_per_side"].isin(["fair", "not shown fair", "unfair"]).all()
     d = c[c["role"].str.contains(" - ")]
     assert ((d["diff_ci_low"] <= d["diff"]) & (d["diff"] <= d["diff_ci_high"])).all()
     # best and runner-up are distinct games, never a mirror pair
     o = tabs["options"]
     for r in c[c["role"] == "best - runner-up"].itertuples():
-        cls = o[(o["bot"] == r.bot) & (o["mode"] == r.mode)].set_index("option")["mirror_class"]
+        cls = o[(o["bot"] == r.bot) & (o["mode"] == r.mode)
+                & (o["screen"] == r.screen)].set_index("option")["mirror_class"]
         assert cls[r.option] != cls[r.vs]
     summ = tabs["summary"]
-    assert len(summ) == len(SCREENS)
+    assert len(summ) == len(SCREENS) + len(PAIRS)
     found, _ = teams.findings(tabs)
     assert any("2v3" in f and "Unfair" in f for f in found)
+    for bot, mode in PAIRS:             # the answer to "what does the best pair do?"
+        assert sum(f.startswith(f"{bot}, {mode}, combined changes: ")
+                   and "the fairest pair is" in f for f in found) == 1
     kf = teams.key_figures(tabs)
     assert list(kf.columns) == ["figure", "bot", "mean", "ci_low", "ci_high"]
     assert ((kf["ci_low"] <= kf["mean"] + 1e-12) & (kf["mean"] <= kf["ci_high"] + 1e-12)).all()
@@ -169,7 +209,7 @@ def test_confirm_and_summary(tabs):
 
 def test_plots(tabs, tmp_path):
     names = teams.plots(tabs, tmp_path)
-    assert set(names) == {"sides.png", "unfairness.png", "decided_2v2p1.png"}
+    assert set(names) == {"sides.png", "unfairness.png", "decided_2v2p1.png", "pairs.png"}
     assert all((tmp_path / n).stat().st_size > 0 for n in names)
 
 
@@ -201,8 +241,27 @@ def test_representatives_do_not_depend_on_the_other_rungs():
         alone = teams._option_summary(sides[sides["bot"] == bot].reset_index(drop=True))
         mine = both[both["bot"] == bot][cols].reset_index(drop=True)
         pd.testing.assert_frame_equal(alone[cols].reset_index(drop=True), mine)
-    ties = both.groupby(["bot", "mode", "mirror_class"])["option"].transform("size") > 1
+    cls = ["bot", "mode", "screen", "mirror_class"]
+    ties = both.groupby(cls)["option"].transform("size") > 1
     assert ties.any()                                   # mirror pairs are there to choose from
     rep = both[both["representative"] & ties]
-    assert (rep["option"] == both[ties].groupby(["bot", "mode", "mirror_class"])["option"]
+    assert (rep["option"] == both[ties].groupby(cls)["option"]
             .transform("min")[rep.index]).all()           # the first by name among equals
+
+
+def test_option_labels_and_mirror_classes():
+    """An option names the rules it changes, in a fixed order, and reads back; a seating
+    and its A<->B mirror (2v2, 2v2+1, where A and B have the same rules) are one class,
+    the other changes kept; in 2v3 (a team of two, a team of three) they are not."""
+    v = {"seating": "BBAAB", "team_vetoes": 4, "handicap_points": 80}
+    label = teams.option_label("2v3", v)
+    assert label == "seating=BBAAB, team_vetoes=4, handicap_points=80"
+    assert teams.option_values("2v3", label) == v
+    assert teams.option_label("2v3", teams.defaults("2v3")) == "default"
+    assert teams.option_label("2v2+1", {"handicap_points": 40}) == "handicap_points=40"
+    assert teams.mirror_class("2v2+1", "seating=BAABI, handicap_points=40") == \
+        "seating=ABBAI, handicap_points=40"
+    assert teams.mirror_class("2v2+1", "seating=BABAI") == "default"
+    assert teams.mirror_class("2v2+1", "seating=BABAI, handicap_points=40") == \
+        "handicap_points=40"
+    assert teams.mirror_class("2v3", "seating=BABAA") == "seating=BABAA"

@@ -112,14 +112,23 @@ def test_simulate_header_names_the_variants_set(capsys):
 
 @pytest.mark.parametrize("game", ["demos", "protocole", "assemblee"])
 def test_variants_lists_every_part_v_variant(capsys, game):
-    """``demos-sim variants`` lists every variant of the game, each with its rule ID."""
+    """``demos-sim variants`` lists every variant of the game, each with its rule ID, and
+    then, apart, the trial rules that are not in the contract (DĒMOS: handicap_points)."""
     import importlib
     import re
 
     assert main(["variants", "--game", game]) == 0
     out = capsys.readouterr().out.splitlines()
     names = importlib.import_module(f"demos_sim.{game}.rules").VARIANTS
-    listed = {line.split()[0]: line for line in out[1:-1]}
+    end = next(i for i, line in enumerate(out) if line.startswith("set one with"))
+    listed = {line.split()[0]: line for line in out[1:end]}
     assert set(listed) == set(names)
     for line in listed.values():
         assert re.search(r"\b[DPAX]\d", line), line
+    trial = out[end + 1:]
+    if game == "demos":
+        assert trial[1].startswith("trial rules (not in the contract")
+        assert trial[2].split()[0] == "handicap_points" and "not in contract 2" in trial[2]
+        assert "--handicap-points N" in trial[3]
+    else:
+        assert trial == []

@@ -21,14 +21,24 @@ exactly, so its 95% normal interval comes from the runner's per-side sums. The m
 its interval is the interval of that side's gap (the choice of the side is not
 adjusted for).
 
-The options searched (exhaustively, every one on the same deals): every distinct seating
-string of the labels (2v2: AABB; 2v3: AABBB; 2v2+1: AABBI), and in 2v3 ``team_vetoes``
-0..4 at the default seating. Screening tests every option's gaps against 0 (Holm within
-mode and bot). The best option (smallest ``U``) and the runner-up are then replayed on
-**fresh deals** (another seed, so the winner's curse of the screen does not bias them),
-with the default, and their paired difference of ``U`` (each option's worst side from the
-screen, with its sign, per game) gives the interval of "best − runner-up" and
-"best − default". The same question is put to the generic tuner too (:data:`TUNES`, run by
+The single changes searched (exhaustively, every one on the same deals): every distinct
+seating of the labels (2v2: AABB; 2v3: AABBB; 2v2+1: AABBI, one seating of each A<->B
+mirror pair), in 2v3 ``team_vetoes`` 0..4 at the default seating, and in 2v3 and 2v2+1 the
+**trial handicap** ``handicap_points``: every member of the smaller side starts with that
+many cumulative points. The handicap is not a rule of contract 2 (game records refuse
+it; :data:`demos_sim.demos.rules.HANDICAP_HELP`): it is a change the designer could print
+on a card, and the analysis labels it so. Screening tests every option's gaps against 0
+(Holm within mode, bot and screen). The best option (smallest ``U``) and the runner-up are
+then replayed on **fresh deals** (another seed, so the winner's curse of the screen does
+not bias them), with the default, and their paired difference of ``U`` (each option's
+worst side from the screen, with its sign, per game) gives the interval of "best −
+runner-up" and "best − default"; the replayed best gets the TOST verdict per side.
+
+When no single change reaches the margin, the **pairs** screen (:data:`PAIR_FILES`, its own
+deals, two rungs) plays changes combined — a product grid of seating × team_vetoes ×
+handicap in 2v3, seating × handicap in 2v2+1 — and is checked on four times its games of
+fresh deals the same way; its fairest option per number of changed rules is plotted
+(``pairs.png``). The same question is put to the generic tuner too (:data:`TUNES`, run by
 the suite; table ``tuner``).
 """
 
@@ -58,12 +68,21 @@ METHOD = (
     "per-seat share, side share / side size, is shown too). A side's gap is its share "
     "minus the mean of the side shares, a per-game linear quantity with an exact 95% "
     "normal interval; a mode's unfairness U is its largest |gap| (two sides: |A − B| / 2). "
-    "Options: every distinct seating of the labels (6 in 2v2, 10 in 2v3, 30 in 2v2+1) and "
-    "in 2v3 team_vetoes 0–4 at ABABB, all on the same deals. The gap tests of a mode's "
-    "screen are Holm-adjusted (family-wise 5%, within mode and bot). The best option and "
+    "Single changes: every distinct seating of the labels (6 in 2v2, 10 in 2v3, 15 in "
+    "2v2+1: a seating and its A<->B mirror are the same game), in 2v3 team_vetoes 0–4 at "
+    "ABABB, and in 2v3 and 2v2+1 the trial handicap handicap_points (every member of the "
+    "smaller side — the team of two, the Independent — starts with that many cumulative "
+    "points; NOT a rule of contract 2, a change the designer could print on a card), all "
+    "on the same deals. The gap tests of a mode's screen are Holm-adjusted (family-wise "
+    "5%, within mode, bot and screen). The best option and "
     "the runner-up are replayed with the default on fresh deals (a second seed, so the "
     "selection does not bias them) and compared by the paired per-game difference of their "
-    "worst side's signed gap (95% interval). The same question is also put to the "
+    "worst side's signed gap (95% interval); the replayed best gets a TOST verdict per "
+    "side. Combined changes (screen \"pairs\", greedy and tuned, 8,192 games a point, "
+    "its own deals): 2v3 seating × team_vetoes 2/4 × handicap 0/80, 2v2+1 seating × "
+    "handicap 0/40/50, the best replayed on four times the games of fresh deals (plot "
+    "pairs.png: the fairest option per number of changed rules). The same question is "
+    "also put to the "
     "generic tuner (demos-sim tune): one tune file per single change (a seating, "
     "or team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, "
     "raced on fresh deals, 95% paired bootstrap intervals (table tuner). Table fairness "
@@ -73,19 +92,54 @@ METHOD = (
     "wholly beyond it, not shown fair otherwise; per side (each side's share of won games "
     "against 1/K, K sides) and per seat (each seat's share, side share / side size, "
     "against 1/n, n players), delta-method intervals of the share of won games.")
-EXPERIMENTS = ["teams_2v2", "teams_2v3", "teams_2v3_vetoes", "teams_2v2p1"]
+# each mode's single-change screen: its seating file first (its default point is the
+# mode's default game), then the files of one other rule each, on the same deals (same seed)
+MODE_FILES = {"2v2": ["teams_2v2"],
+              "2v3": ["teams_2v3", "teams_2v3_vetoes", "teams_2v3_handicap"],
+              "2v2+1": ["teams_2v2p1", "teams_2v2p1_handicap"]}
+# each unfair mode's screen of combined changes (a product grid on its own deals)
+PAIR_FILES = {"2v3": "teams_2v3_pairs", "2v2+1": "teams_2v2p1_pairs"}
+SCREENS = ("single", "pairs")
+EXPERIMENTS = [f for files in MODE_FILES.values() for f in files] + list(PAIR_FILES.values())
 RUNGS = DEMOS_RUNGS
 # the search rung screens 2v2's seatings only (the modes' default seatings are in
-# game_shape at every rung); 2v3's and 2v2+1's screens of 10 and 30 options at the fast rungs
-EXPERIMENT_RUNGS = {s: FAST_RUNGS for s in ("teams_2v3", "teams_2v3_vetoes", "teams_2v2p1")}
-# each mode's files: its seating screen, then (2v3) its team-vetoes screen
-MODE_FILES = {"2v2": ["teams_2v2"], "2v3": ["teams_2v3", "teams_2v3_vetoes"],
-              "2v2+1": ["teams_2v2p1"]}
+# game_shape at every rung); 2v3's and 2v2+1's screens at the fast rungs, the pairs at two
+PAIR_RUNGS = {"greedy": 1.0, "tuned": 1.0}
+EXPERIMENT_RUNGS = {**{s: FAST_RUNGS for s in MODE_FILES["2v3"] + MODE_FILES["2v2+1"]},
+                    **{s: PAIR_RUNGS for s in PAIR_FILES.values()}}
+# the rules an option may change, and their values as written (D9.2, D9.3; the handicap is
+# a trial rule outside contract 2, demos_sim.demos.rules.HANDICAP_HELP)
+KEYS = ("seating", "team_vetoes", "handicap_points")
 
 
-def screened(bot: str, mode: str) -> bool:
-    """Does the rung ``bot`` screen the options of ``mode`` (:data:`EXPERIMENT_RUNGS`)?"""
-    return all(bot in EXPERIMENT_RUNGS.get(f, RUNGS) for f in MODE_FILES[mode])
+def screened(bot: str, mode: str, screen: str = "single") -> bool:
+    """Does the rung ``bot`` play ``screen`` of ``mode`` (:data:`EXPERIMENT_RUNGS`)?"""
+    files = MODE_FILES[mode] if screen == "single" else [PAIR_FILES.get(mode)]
+    return all(f is not None and bot in EXPERIMENT_RUNGS.get(f, RUNGS) for f in files)
+
+
+def defaults(mode: str) -> dict:
+    """The rules as written, for the keys an option may change."""
+    return {"seating": DEFAULT_SEATING[mode], "team_vetoes": DEFAULT_VETOES,
+            "handicap_points": 0}
+
+
+def option_label(mode: str, values: dict) -> str:
+    """``default``, or the changed rules in :data:`KEYS` order: ``seating=BBAAB,
+    handicap_points=80``."""
+    d = defaults(mode)
+    changed = [f"{k}={values[k]}" for k in KEYS if values.get(k, d[k]) != d[k]]
+    return ", ".join(changed) or "default"
+
+
+def option_values(mode: str, option: str) -> dict:
+    """The inverse of :func:`option_label`."""
+    v = defaults(mode)
+    if option != "default":
+        for part in option.split(", "):
+            k, x = part.split("=", 1)
+            v[k] = x if k == "seating" else int(x)
+    return v
 
 
 def _not_screened(ax, mode: str, bot: str) -> None:
@@ -99,11 +153,13 @@ SHOW = ["fairness", "confirm", "tuner", "options", "decided"]   # summary: summa
 TUNE_FILES = {"teams_tune_2v2_seating": "2v2", "teams_tune_2v3_seating": "2v3",
               "teams_tune_2v3_team_vetoes": "2v3", "teams_tune_2v2p1_seating": "2v2+1"}
 TUNES = [Tune(f, quick_final=4) for f in TUNE_FILES]
-MODES = {"teams_2v2": "2v2", "teams_2v3": "2v3", "teams_2v3_vetoes": "2v3",
-         "teams_2v2p1": "2v2+1"}
+MODES = {**{f: m for m, files in MODE_FILES.items() for f in files},
+         **{f: m for m, f in PAIR_FILES.items()}}
+SCREEN_OF = {f: ("pairs" if f in PAIR_FILES.values() else "single") for f in MODES}
 DEFAULT_SEATING = {"2v2": "ABAB", "2v3": "ABABB", "2v2+1": "ABABI"}
 DEFAULT_VETOES = 2
 CONFIRM_SEED_OFFSET = 1_000_003
+CONFIRM_GAMES = {"single": 1, "pairs": 4}    # fresh-deal games per screen game
 ALPHA = 0.05
 
 
@@ -136,26 +192,24 @@ def per_game_gap(x: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ tables
 def _options(runs) -> pd.DataFrame:
-    """One row per (bot, mode, option, side) with the side's share and gap."""
+    """One row per (bot, mode, screen, option, side) with the side's share and gap."""
     rows = []
     for (stem, bot), run in runs.items.items():
         if stem not in MODES:
             continue
-        mode = MODES[stem]
+        mode, screen = MODES[stem], SCREEN_OF[stem]
+        dflt = defaults(mode)
         df = run.results
         ref_rows = df[df["ref_point"].isna()]
         for point, g in df.groupby("point", sort=True):
             r0 = g.iloc[0]
-            if "seating" in g:
-                seating, vetoes, change = r0["seating"], DEFAULT_VETOES, "seating"
-            else:
-                seating, vetoes, change = DEFAULT_SEATING[mode], int(r0["team_vetoes"]), \
-                    "team_vetoes"
-                if vetoes == DEFAULT_VETOES:     # the same games as the default seating
-                    continue
-            is_default = seating == DEFAULT_SEATING[mode] and vetoes == DEFAULT_VETOES
-            option = ("default" if is_default else
-                      f"seating={seating}" if change == "seating" else f"team_vetoes={vetoes}")
+            values = {k: (r0[k] if k in g.columns else d) for k, d in dflt.items()}
+            values = {k: (str(v) if k == "seating" else int(v)) for k, v in values.items()}
+            option = option_label(mode, values)
+            # a single-change file's default point is the seating file's default game
+            if option == "default" and screen == "single" and stem != MODE_FILES[mode][0]:
+                continue
+            changed = [k for k in KEYS if values[k] != dflt[k]]
             w = g[g["metric"] == "win_share"].reset_index(drop=True)
             n = int(w["games"].iloc[0])
             nw = g[g["metric"] == "no_winner"]["mean"].iloc[0]
@@ -170,9 +224,10 @@ def _options(runs) -> pd.DataFrame:
                 same = (j < len(ref_w) and ref_w.loc[j, "side"] == r["side"]
                         and not pd.isna(r["diff"]))
                 rows.append({
-                    "bot": bot, "mode": mode, "experiment": stem, "option": option,
-                    "change": "none" if is_default else change, "seating": seating,
-                    "team_vetoes": vetoes, "side": r["side"], "seats": r["seats"],
+                    "bot": bot, "mode": mode, "screen": screen, "experiment": stem,
+                    "option": option, "change": "+".join(changed) or "none",
+                    "changes": len(changed), **values,
+                    "side": r["side"], "seats": r["seats"],
                     "side_size": size, "games": n, "share": r["mean"],
                     "ci_low": r["ci_low"], "ci_high": r["ci_high"],
                     "per_seat": r["mean"] / size, "per_seat_ci_low": r["ci_low"] / size,
@@ -187,7 +242,7 @@ def _options(runs) -> pd.DataFrame:
     sides = pd.DataFrame(rows)
     sides["p_gap"] = [p_value(g, h) for g, h in zip(sides["gap"], sides["gap_half_width"])]
     sides["p_gap_holm"] = np.nan
-    for idx in sides.groupby(["bot", "mode"]).groups.values():
+    for idx in sides.groupby(["bot", "mode", "screen"]).groups.values():
         sub = sides.loc[idx]
         # two sides: g_A = −g_B, one test per option (the first side)
         test = sub[~((sub["mode"] != "2v2+1") & sub.duplicated(["option"]))]
@@ -201,10 +256,12 @@ def _options(runs) -> pd.DataFrame:
 
 def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for (bot, mode, option), g in sides.groupby(["bot", "mode", "option"], sort=False):
+    for (bot, mode, screen, option), g in sides.groupby(["bot", "mode", "screen", "option"],
+                                                        sort=False):
         w = g.loc[g["gap"].abs().idxmax()]
-        rows.append({"bot": bot, "mode": mode, "option": option, "change": w["change"],
-                     "seating": w["seating"], "team_vetoes": w["team_vetoes"],
+        rows.append({"bot": bot, "mode": mode, "screen": screen, "option": option,
+                     "change": w["change"], "changes": int(w["changes"]),
+                     **{k: w[k] for k in KEYS},
                      "games": int(w["games"]), "unfairness": abs(w["gap"]),
                      "u_ci_low": max(0.0, abs(w["gap"]) - w["gap_half_width"]),
                      "u_ci_high": abs(w["gap"]) + w["gap_half_width"],
@@ -215,18 +272,20 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
                      "indistinguishable_from_fair": bool(g["p_gap_holm"].min() >= ALPHA)})
     opts = pd.DataFrame(rows)
     opts["mirror_class"] = [mirror_class(m, s) for m, s in zip(opts["mode"], opts["option"])]
-    # rank the distinct games: a seating and its A<->B mirror (2v2, 2v2+1) share a rank; a
-    # class's representative is its fairest option, the first by name among equals (the
-    # mirror of a seating plays the same games: a stable order, whatever the other rows)
+    # rank the distinct games of a screen: a seating and its A<->B mirror (2v2, 2v2+1) share
+    # a rank; a class's representative is its fairest option, the first by name among
+    # equals (the mirror of a seating plays the same games: a stable order, whatever the
+    # other rows)
+    group = ["bot", "mode", "screen"]
     first = (opts.sort_values(["unfairness", "option"], kind="stable")
-             .drop_duplicates(["bot", "mode", "mirror_class"]))
-    first = first.assign(rank=first.groupby(["bot", "mode"])["unfairness"]
+             .drop_duplicates(group + ["mirror_class"]))
+    first = first.assign(rank=first.groupby(group)["unfairness"]
                          .rank(method="first").astype(int))
-    opts = opts.merge(first[["bot", "mode", "mirror_class", "rank"]],
-                      on=["bot", "mode", "mirror_class"])
-    reps = set(zip(first["bot"], first["mode"], first["option"]))
-    opts["representative"] = [k in reps for k in zip(opts["bot"], opts["mode"], opts["option"])]
-    return opts.sort_values(["bot", "mode", "rank", "option"]).reset_index(drop=True)
+    opts = opts.merge(first[group + ["mirror_class", "rank"]], on=group + ["mirror_class"])
+    reps = set(zip(first["bot"], first["mode"], first["screen"], first["option"]))
+    opts["representative"] = [k in reps for k in zip(opts["bot"], opts["mode"], opts["screen"],
+                                                     opts["option"])]
+    return opts.sort_values(group + ["rank", "option"]).reset_index(drop=True)
 
 
 SYMMETRIC = ("2v2", "2v2+1")     # teams A and B have the same rules: A<->B is a relabelling
@@ -234,22 +293,19 @@ SYMMETRIC = ("2v2", "2v2+1")     # teams A and B have the same rules: A<->B is a
 
 def mirror_class(mode: str, option: str) -> str:
     """The option's class of identical games: a seating and its A<->B mirror (2v2,
-    2v2+1) are the same game with the labels swapped."""
-    if not option.startswith("seating=") and option != "default":
-        return option
-    seating = DEFAULT_SEATING[mode] if option == "default" else option.split("=", 1)[1]
+    2v2+1) are the same game with the labels swapped (the other rules equal)."""
+    v = option_values(mode, option)
     if mode in SYMMETRIC:
-        mirror = seating.translate(str.maketrans("AB", "BA"))
-        if DEFAULT_SEATING[mode] in (seating, mirror):
-            return "default"
-        return min(seating, mirror)
-    return "default" if seating == DEFAULT_SEATING[mode] else seating
+        mirror = v["seating"].translate(str.maketrans("AB", "BA"))
+        v["seating"] = (DEFAULT_SEATING[mode] if DEFAULT_SEATING[mode] in (v["seating"], mirror)
+                        else min(v["seating"], mirror))
+    return option_label(mode, v)
 
 
 def _bins(runs, metric: str) -> pd.DataFrame:
     rows = []
     for (stem, bot), run in runs.items.items():
-        if stem not in MODES or stem == "teams_2v3_vetoes":
+        if stem not in MODES or stem != MODE_FILES[MODES[stem]][0]:   # seating screens
             continue
         df = run.metric(metric)
         for r in df.itertuples():
@@ -272,8 +328,9 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     ind = _bins(runs, "independent_condition")
     ind = ind[ind["mode"] == "2v2+1"].reset_index(drop=True)
     conf = confirm(runs, opts, runs.workers)
+    seating_files = [files[0] for files in MODE_FILES.values()]
     fair = pd.concat([fairness(g, margin(stem, bot)) for (stem, bot), g
-                      in sides[sides["experiment"] != "teams_2v3_vetoes"]
+                      in sides[sides["experiment"].isin(seating_files)]
                       .groupby(["experiment", "bot"], sort=False)], ignore_index=True)
     return {"fairness": fair, "sides": sides, "options": opts, "decided": decided,
             "decided_by_seating": decided_all, "independent_condition": ind,
@@ -292,23 +349,45 @@ def _confirm_piece(config, spec: list, seed: int, chunk: int, count: int, first:
                                   metrics=("win_share",), first=first)["win_share"]
 
 
+def _point(mode: str, screen: str, bot: str, values: dict):
+    """The experiment point (and its file) that plays the rules ``values``."""
+    files = MODE_FILES[mode] if screen == "single" else [PAIR_FILES[mode]]
+    for stem in files:
+        exp = load_experiment(experiment_path(stem), bot=bot)
+        for p in exp.points:
+            if {k: p.values.get(k, d) for k, d in defaults(mode).items()} == values:
+                return exp, p
+    raise KeyError(f"{mode} {screen}: no point plays {values}")
+
+
+def _fresh_verdict(x: np.ndarray, labels: list[str], sizes: list[int], margin_: float):
+    """Per-side TOST verdict (share of won games against 1/K) of replayed games ``x``
+    (games × sides win shares): the mode's verdict and its worst side's sentence."""
+    n = len(x)
+    sides = pd.DataFrame({"bot": "", "mode": "", "option": "", "side": labels,
+                          "side_size": sizes, "games": n, "share": x.mean(0),
+                          "sd": x.std(0, ddof=1)})
+    f = fairness(sides, margin_, options=None)
+    f = f[f["definition"] == "per side"]
+    worst = f.loc[f["diff"].abs().idxmax()]
+    return mode_verdict(f), f"{worst.side}: {worst.verdict_text}"
+
+
 def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
-    """Replay default, best and runner-up of every (bot, mode) on fresh deals, paired."""
+    """Replay default, best and runner-up of every (bot, mode, screen) on fresh deals,
+    paired (:data:`CONFIRM_GAMES`: the pairs screen at four times its games)."""
     rows = []
-    for (bot, mode), g in opts.groupby(["bot", "mode"], sort=False):
+    for (bot, mode, screen), g in opts.groupby(["bot", "mode", "screen"], sort=False):
         b, r2, d = _picks(g)
         picks = {"best": b, "runner-up": r2, "default": d}
-        configs, specs, seed = [], [], None
+        configs, specs, seed, margin_ = [], [], None, None
         for role, r in picks.items():
-            stem = MODE_FILES[mode][r["change"] == "team_vetoes"]
-            exp = load_experiment(experiment_path(stem), bot=bot)
+            exp, pt = _point(mode, screen, bot, option_values(mode, r["option"]))
             seed = exp.seed + CONFIRM_SEED_OFFSET
-            pt = next(p for p in exp.points
-                      if (p.values.get("seating", DEFAULT_SEATING[mode]) == r["seating"]
-                          and p.values.get("team_vetoes", DEFAULT_VETOES) == r["team_vetoes"]))
+            margin_ = exp.fair_margin
             configs.append(pt.config)
             specs.append(pt.policies)
-        n = int(g["games"].iloc[0])
+        n = int(g["games"].iloc[0]) * CONFIRM_GAMES[screen]
         # one job per (setting, chunk) — per piece of a chunk when they are too few to
         # keep the workers busy (the search rung's few hundred games)
         chunks = chunks_of(n)
@@ -323,29 +402,37 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
                 for i, c, f, m in jobs)
         else:
             parts = [_confirm_piece(configs[i], specs[i], seed, c, m, f) for i, c, f, m in jobs]
-        h = {}
+        h, verdicts = {}, {}
         for i, (role, r) in enumerate(picks.items()):
             x = np.concatenate([p for (j, _, _, _), p in zip(jobs, parts) if j == i])
+            x = x / SHARE_SCALE
             cfg = configs[i]
             labels = cfg.side_labels()
             j = labels.index(r["worst_side"])
             sign = 1.0 if r["worst_gap"] >= 0 else -1.0
-            h[role] = sign * per_game_gap(x / SHARE_SCALE)[:, j]
+            h[role] = sign * per_game_gap(x)[:, j]
+            sizes = [list(cfg.seating).count(c) for c in labels]
+            verdicts[role] = _fresh_verdict(x, labels, sizes, margin_)
         for role, r in picks.items():
             e = sample_mean_ci(h[role])
-            rows.append({"bot": bot, "mode": mode, "role": role, "option": r["option"],
+            rows.append({"bot": bot, "mode": mode, "screen": screen, "role": role,
+                         "option": r["option"], "changes": int(r["changes"]),
                          "seed": seed, "games": n, "screen_unfairness": r["unfairness"],
                          "unfairness": e[0], "ci_low": e[1], "ci_high": e[2],
+                         "fair_per_side": verdicts[role][0],
+                         "worst_side_verdict": verdicts[role][1],
                          "vs": "", "diff": np.nan, "diff_ci_low": np.nan,
                          "diff_ci_high": np.nan, "distinguishable": None})
         for a, b in (("best", "runner-up"), ("best", "default")):
             if picks[a]["option"] == picks[b]["option"]:
                 continue
             e = sample_mean_ci(h[a] - h[b])
-            rows.append({"bot": bot, "mode": mode, "role": f"{a} - {b}",
-                         "option": picks[a]["option"], "seed": seed, "games": n,
+            rows.append({"bot": bot, "mode": mode, "screen": screen, "role": f"{a} - {b}",
+                         "option": picks[a]["option"], "changes": int(picks[a]["changes"]),
+                         "seed": seed, "games": n,
                          "screen_unfairness": picks[a]["unfairness"] - picks[b]["unfairness"],
                          "unfairness": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                         "fair_per_side": "", "worst_side_verdict": "",
                          "vs": picks[b]["option"], "diff": e[0], "diff_ci_low": e[1],
                          "diff_ci_high": e[2], "distinguishable": bool(e[1] > 0 or e[2] < 0)})
     return pd.DataFrame(rows)
@@ -363,27 +450,32 @@ def _picks(g: pd.DataFrame):
 
 def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
     rows = []
-    for (bot, mode), g in opts.groupby(["bot", "mode"], sort=False):
+    for (bot, mode, screen), g in opts.groupby(["bot", "mode", "screen"], sort=False):
         b, r2, d = _picks(g)
-        row = {"bot": bot, "mode": mode, "games": int(d["games"]),
+        row = {"bot": bot, "mode": mode, "screen": screen, "games": int(d["games"]),
                "default_shares": d["shares"], "default_no_winner": d["no_winner"],
                "default_unfairness": d["unfairness"], "default_u_ci_low": d["u_ci_low"],
                "default_u_ci_high": d["u_ci_high"], "default_worst_side": d["worst_side"],
                "default_fair_holm": d["indistinguishable_from_fair"],
                "options": len(g), "distinct_games": int(g["mirror_class"].nunique()),
                "options_fair_holm": int(g["indistinguishable_from_fair"].sum()),
-               "best": b["option"], "best_unfairness": b["unfairness"],
+               "best": b["option"], "best_changes": int(b["changes"]),
+               "best_unfairness": b["unfairness"],
                "best_u_ci_low": b["u_ci_low"], "best_u_ci_high": b["u_ci_high"],
                "runner_up": r2["option"], "runner_up_unfairness": r2["unfairness"]}
         if conf is not None and len(conf):
-            c = conf[(conf["bot"] == bot) & (conf["mode"] == mode)]
+            c = conf[(conf["bot"] == bot) & (conf["mode"] == mode)
+                     & (conf["screen"] == screen)]
             br = c[c["role"] == "best"]
             vs = c[c["role"] == "best - runner-up"]
             vd = c[c["role"] == "best - default"]
             if len(br):
-                row.update(fresh_best_unfairness=br["unfairness"].iloc[0],
+                row.update(fresh_games=int(br["games"].iloc[0]),
+                           fresh_best_unfairness=br["unfairness"].iloc[0],
                            fresh_best_ci_low=br["ci_low"].iloc[0],
-                           fresh_best_ci_high=br["ci_high"].iloc[0])
+                           fresh_best_ci_high=br["ci_high"].iloc[0],
+                           fresh_best_fair=br["fair_per_side"].iloc[0],
+                           fresh_best_worst_side=br["worst_side_verdict"].iloc[0])
             if len(vs):
                 row.update(best_minus_runner_up=vs["diff"].iloc[0],
                            bmr_ci_low=vs["diff_ci_low"].iloc[0],
@@ -428,10 +520,18 @@ def tuner_table(runs) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------- plots
+def short(option: str) -> str:
+    """An option's label for a plot axis: ``BBAAB tv=4 hp=80``."""
+    return (option.replace("seating=", "").replace("team_vetoes=", "tv=")
+            .replace("handicap_points=", "hp=").replace(", ", " "))
+
+
 def plots(tables: dict, folder: Path) -> list[str]:
     folder = Path(folder)
     names = []
     sides, opts = tables["sides"], tables["options"]
+    pairs = opts[opts["screen"] == "pairs"]
+    sides, opts = sides[sides["screen"] == "single"], opts[opts["screen"] == "single"]
     bots = list(dict.fromkeys(sides["bot"]))
     modes = [m for m in ("2v2", "2v3", "2v2+1") if m in set(sides["mode"])]
     colours = {"A": "#3a6fb0", "B": "#d9822b", "I": "#4a9d5b"}
@@ -444,10 +544,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
                     _not_screened(ax, mode, bot)
                     continue
                 order = list(dict.fromkeys(g["option"]))
-                labels = ["ABAB.." if o == "default" else o.split("=")[1] for o in order]
-                labels = [f"{DEFAULT_SEATING[mode]}*" if o == "default" else
-                          (f"tv={o.split('=')[1]}" if o.startswith("team_vetoes") else lab)
-                          for o, lab in zip(order, labels)]
+                labels = [f"{DEFAULT_SEATING[mode]}*" if o == "default" else short(o)
+                          for o in order]
                 x = np.arange(len(order))
                 side_list = sorted(set(g["side"]))
                 wdt = 0.8 / len(side_list)
@@ -478,12 +576,14 @@ def plots(tables: dict, folder: Path) -> list[str]:
                        for o, r in zip(g["option"], g["rank"])]
                 ax.bar(x, g["unfairness"], color=col, capsize=1.5,
                        yerr=error_bars(g["unfairness"], g["u_ci_low"], g["u_ci_high"]))
-                ax.set_xticks(x, [o.replace("seating=", "").replace("team_vetoes=", "tv=")
-                                  for o in g["option"]], rotation=90, fontsize=6)
+                ax.set_xticks(x, [short(o) for o in g["option"]], rotation=90, fontsize=6)
                 ax.set_ylabel("unfairness U = max |gap| (95% CI)")
                 ax.set_title(f"{mode} options, best first (red: default) — {bot}")
         fig.savefig(folder / "unfairness.png")
         names.append("unfairness.png")
+
+    if len(pairs):
+        names.append(_pairs_plot(pairs, tables.get("confirm"), folder))
 
     dec = tables.get("decided_by_seating")
     if dec is not None and len(dec) and (dec["mode"] == "2v2+1").any():
@@ -510,6 +610,40 @@ def plots(tables: dict, folder: Path) -> list[str]:
     return names
 
 
+def _pairs_plot(pairs: pd.DataFrame, conf: pd.DataFrame | None, folder: Path) -> str:
+    """The fairest option by number of changed rules (a Pareto front), per mode and rung,
+    on the pairs screen's deals, with the margin and the fresh-deal replay of the best."""
+    modes = [m for m in ("2v3", "2v2+1") if m in set(pairs["mode"])]
+    bots = list(dict.fromkeys(pairs["bot"]))
+    fig, axes = figure(len(modes), len(bots), 4.6, 3.6, min_width=5.5)
+    for bi, bot in enumerate(bots):
+        for ax, mode in zip(axes[bi], modes):
+            g = pairs[(pairs["mode"] == mode) & (pairs["bot"] == bot)]
+            best = g.loc[g.groupby("changes")["unfairness"].idxmin()].sort_values("changes")
+            x = best["changes"].to_numpy()
+            ax.errorbar(x, 100 * best["unfairness"], fmt="o-", color="#3a6fb0", capsize=3,
+                        yerr=100 * error_bars(best["unfairness"], best["u_ci_low"],
+                                              best["u_ci_high"]), label="screen")
+            for xi, r in zip(x, best.itertuples()):
+                ax.annotate(short(r.option), (xi, 100 * r.unfairness), fontsize=6,
+                            xytext=(4, 6), textcoords="offset points")
+            if conf is not None and len(conf):
+                c = conf[(conf["mode"] == mode) & (conf["bot"] == bot)
+                         & (conf["screen"] == "pairs") & (conf["role"] == "best")]
+                for r in c.itertuples():       # its worst side's gap, signed as on the screen
+                    ax.errorbar([r.changes + 0.12], [100 * r.unfairness], fmt="s",
+                                color="#c44", capsize=3, label="best, fresh deals",
+                                yerr=100 * error_bars([r.unfairness], [r.ci_low], [r.ci_high]))
+            ax.axhline(1.0, color="k", ls=":", lw=1, label="margin ±1 pp")
+            ax.set_xticks(range(0, 4), ["none", "one", "two", "three"])
+            ax.set_xlabel("rules changed")
+            ax.set_ylabel("unfairness U (pp of win share, 95% CI)")
+            ax.set_title(f"{mode} — {bot}: fairest option per number of changes", fontsize=8)
+            ax.legend(fontsize=6)
+    fig.savefig(folder / "pairs.png")
+    return "pairs.png"
+
+
 # ---------------------------------------------------------------------------- findings
 def _p(x: float) -> str:
     """A share in percent, unsigned: ``12.3``."""
@@ -522,9 +656,11 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     fair = tables.get("fairness")
     if fair is not None and len(fair):
         found += fairness_findings(fair)
-    for r in summ.itertuples():
+    for r in summ[summ["screen"] == "pairs"].itertuples():
+        found.append(_pairs_finding(r, summ, tables["options"]))
+    for r in summ[summ["screen"] == "single"].itertuples():
         d = sides[(sides["bot"] == r.bot) & (sides["mode"] == r.mode)
-                  & (sides["option"] == "default")]
+                  & (sides["option"] == "default") & (sides["screen"] == "single")]
         per = "; ".join(f"{s.side} {_p(s.share)}% [{_p(s.ci_low)}, {_p(s.ci_high)}]"
                         + (f" ({_p(s.per_seat)}% per seat)" if s.side_size > 1 else "")
                         for s in d.itertuples())
@@ -554,7 +690,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         found.append(f"{r.bot}, {r.mode}: {best}; {r.options_fair_holm} of {r.options} "
                      "options are indistinguishable from fair (Holm 5%).")
         o = tables["options"]
-        o = o[(o["bot"] == r.bot) & (o["mode"] == r.mode)]
+        o = o[(o["bot"] == r.bot) & (o["mode"] == r.mode) & (o["screen"] == "single")]
         dflt = o[o["option"] == "default"].iloc[0]
         same = o[(o["change"] == "team_vetoes") & (o["shares"] == dflt["shares"])
                  & (o["no_winner"] == dflt["no_winner"])]
@@ -604,6 +740,41 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     return found, flags
 
 
+def _fresh(r) -> str:
+    """The fresh-deal replay of a screen's best option, with its TOST verdict."""
+    if pd.isna(getattr(r, "fresh_best_unfairness", np.nan)):
+        return ""
+    return (f"on {r.fresh_games} fresh deals its worst side's gap is "
+            f"{_p(r.fresh_best_unfairness)} pts [{_p(r.fresh_best_ci_low)}, "
+            f"{_p(r.fresh_best_ci_high)}], per side {r.fresh_best_fair} "
+            f"({r.fresh_best_worst_side})")
+
+
+def _pairs_finding(r, summ: pd.DataFrame, opts: pd.DataFrame) -> str:
+    """Whether one change reaches the margin and what the best pair (and triple) does."""
+    one = summ[(summ["bot"] == r.bot) & (summ["mode"] == r.mode)
+               & (summ["screen"] == "single")]
+    g = opts[(opts["bot"] == r.bot) & (opts["mode"] == r.mode) & (opts["screen"] == "pairs")]
+    best = g.loc[g.groupby("changes")["unfairness"].idxmin()].set_index("changes")
+    head = f"{r.bot}, {r.mode}, combined changes: "
+    if len(one):
+        o = one.iloc[0]
+        reached = o.get("fresh_best_fair") == "fair"
+        head += (f"{'one change reaches' if reached else 'no single change reaches'} the "
+                 f"margin (the best of {o.options}, {o.best}: {_fresh(o)}); ")
+    parts = [f"{ {2: 'the fairest pair', 3: 'the fairest triple'}[k]} is "
+             f"{best.loc[k, 'option']} (U = {_p(best.loc[k, 'unfairness'])} pts "
+             f"[{_p(best.loc[k, 'u_ci_low'])}, {_p(best.loc[k, 'u_ci_high'])}])"
+             for k in (2, 3) if k in best.index]
+    what = ("seating, team_vetoes and the trial handicap_points" if r.mode == "2v3" else
+            "seating and the trial handicap_points")
+    return (head + f"of {r.options} combinations of {what} ({r.games} games each, the "
+            f"default U = "
+            f"{_p(r.default_unfairness)}), " + "; ".join(parts)
+            + f"; the best, {r.best} ({r.best_changes} "
+            f"change{'' if r.best_changes == 1 else 's'}), {_fresh(r)}.")
+
+
 def fairness_findings(fair: pd.DataFrame) -> list[str]:
     """One sentence per (bot, mode): the TOST verdicts per side and per seat."""
     out = []
@@ -630,6 +801,7 @@ def key_figures(tables: dict) -> pd.DataFrame:
                          "bot": r.bot, "mean": r.diff, "ci_low": r.ci_low,
                          "ci_high": r.ci_high})
     s = tables["sides"]
+    s = s[s["screen"] == "single"] if "screen" in s else s
     for r in s[s["option"] == "default"].itertuples():
         rows.append({"figure": f"{r.mode} default seating, side {r.side} share - parity",
                      "bot": r.bot, "mean": r.gap, "ci_low": r.gap_ci_low,
@@ -640,7 +812,16 @@ def key_figures(tables: dict) -> pd.DataFrame:
                          "bot": r.bot, "mean": r.gap, "ci_low": r.gap_ci_low,
                          "ci_high": r.gap_ci_high})
     conf = tables.get("confirm")
+    if "handicap_points" in s:
+        small = {"2v3": "A", "2v2+1": "I"}
+        for r in s[(s["change"] == "handicap_points")
+                   & (s["side"] == s["mode"].map(small))].itertuples():
+            rows.append({"figure": f"{r.mode} handicap_points={r.handicap_points}, side "
+                                   f"{r.side} share - parity",
+                         "bot": r.bot, "mean": r.gap, "ci_low": r.gap_ci_low,
+                         "ci_high": r.gap_ci_high})
     if conf is not None and len(conf):
+        conf = conf[conf["screen"] == "single"] if "screen" in conf else conf
         for r in conf[conf["role"] == "best - default"].itertuples():
             rows.append({"figure": f"{r.mode}: best option - default, unfairness (fresh deals)",
                          "bot": r.bot, "mean": r.diff, "ci_low": r.diff_ci_low,

@@ -177,11 +177,11 @@ def _fmt(v, kind: str, signed: bool = False, column: str = "") -> str:
 
 
 def _breakable(cell_html: str) -> str:
-    """Let a long identifier (``variants_demos_individual``, ``seating=BABIA``) wrap
-    after its underscores, commas and equals signs."""
+    """Let a long identifier (``variants_demos_individual``, ``seating=BABIA``,
+    ``seating+team_vetoes``) wrap after its underscores, commas, equals and plus signs."""
     if len(cell_html) < 12:
         return cell_html
-    return re.sub(r"([_,=/])(?!\s)", r"\1<wbr>", cell_html)
+    return re.sub(r"([_,=/+])(?!\s)", r"\1<wbr>", cell_html)
 
 
 def _groups(cols: list[str]) -> list[tuple[str, str | None, str | None]]:

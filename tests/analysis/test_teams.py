@@ -15,8 +15,15 @@ from demos_sim.analysis.questions import teams
 
 N_SEATINGS = {"2v2": 6, "2v3": 10, "2v2+1": 15}
 # the other single changes of each mode's screen, on the same deals
-OTHER = {"2v2": {}, "2v3": {"team_vetoes": [0, 1, 3, 4], "handicap_points": [10, 20, 40, 80]},
-         "2v2+1": {"handicap_points": [10, 20, 30, 40, 50, 60, 80]}}
+TEAM_VARIANTS = {"team_points_tiebreak": ["sum"], "team_trio": ["pooled"],
+                 "team_talk": ["hands"], "announced_trio": [True]}
+OTHER = {"2v2": {},
+         "2v3": {"team_vetoes": [0, 1, 3, 4], "handicap_points": [10, 20, 40, 80],
+                 **TEAM_VARIANTS},
+         "2v2+1": {"handicap_points": [10, 20, 30, 40, 50, 60, 80],
+                   "independent_double_media": ["act"], "independent_points_strict": [False],
+                   "p3_harmonies": ["mono_only"], "p3_points_tiebreak": ["max"],
+                   **TEAM_VARIANTS}}
 # (rung, mode) of every screen the analysis plays: the search rung screens 2v2 only
 SCREENS = [(bot, mode) for bot in teams.RUNGS for mode in N_SEATINGS
            if teams.screened(bot, mode)]
@@ -68,7 +75,8 @@ def test_options_cover_every_seating(tabs):
         assert (g["option"] == "default").sum() == 1
         assert (g["changes"] <= 1).all()
         for key, values in OTHER[mode].items():
-            assert sorted(g[g["change"] == key][key]) == values
+            assert sorted(teams.option_values(mode, o)[key]
+                          for o in g[g["change"] == key]["option"]) == values
         assert len(g) == k + sum(len(v) for v in OTHER[mode].values())
         assert sorted(g.drop_duplicates("mirror_class")["rank"]) == \
             list(range(1, g["mirror_class"].nunique() + 1))
@@ -114,19 +122,17 @@ def test_mirror_seatings_and_inert_variant_are_identical(tabs, folder):
         for (seating, side), v in by.items():
             assert by[(seating.translate(swap), side.translate(swap))] == v
     # the 2v2+1 screens hold one seating of each mirror pair
-    for g in (s[s["mode"] == "2v2+1"], tabs["options"][tabs["options"]["mode"] == "2v2+1"]):
-        seatings = set(g["seating"])
-        assert not any(x.translate(swap) in seatings for x in seatings if "A" in x)
+    seatings = set(s[s["mode"] == "2v2+1"]["seating"])
+    assert len(seatings) == 15
+    assert not any(x.translate(swap) in seatings for x in seatings)
     for mode, stems in teams.MODE_FILES.items():
-        for stem in stems[1:]:          # a rule's default point is the default seating's game
-            key = stem.rsplit("_", 1)[1]
-            key = {"vetoes": "team_vetoes", "handicap": "handicap_points"}[key]
+        for stem in stems[1:]:        # a rule's baseline point is the default seating's game
             for bot in [b for b, m in SCREENS if m == mode]:
                 a = pd.read_parquet(folder / "runs" / f"{stems[0]}-{bot}" / "results.parquet")
                 b = pd.read_parquet(folder / "runs" / f"{stem}-{bot}" / "results.parquet")
                 a = a[(a["seating"] == teams.DEFAULT_SEATING[mode])
                       & (a["metric"] == "win_share")]
-                b = b[(b[key] == teams.defaults(mode)[key]) & (b["metric"] == "win_share")]
+                b = b[b["ref_point"].isna() & (b["metric"] == "win_share")]
                 assert len(a) and list(a["total"]) == list(b["total"])
 
 
@@ -253,7 +259,7 @@ def test_option_labels_and_mirror_classes():
     """An option names the rules it changes, in a fixed order, and reads back; a seating
     and its A<->B mirror (2v2, 2v2+1, where A and B have the same rules) are one class,
     the other changes kept; in 2v3 (a team of two, a team of three) they are not."""
-    v = {"seating": "BBAAB", "team_vetoes": 4, "handicap_points": 80}
+    v = {**teams.defaults("2v3"), "seating": "BBAAB", "team_vetoes": 4, "handicap_points": 80}
     label = teams.option_label("2v3", v)
     assert label == "seating=BBAAB, team_vetoes=4, handicap_points=80"
     assert teams.option_values("2v3", label) == v
@@ -265,3 +271,7 @@ def test_option_labels_and_mirror_classes():
     assert teams.mirror_class("2v2+1", "seating=BABAI, handicap_points=40") == \
         "handicap_points=40"
     assert teams.mirror_class("2v3", "seating=BABAA") == "seating=BABAA"
+    v = {**teams.defaults("2v2+1"), "independent_points_strict": False, "team_trio": "pooled"}
+    label = teams.option_label("2v2+1", v)
+    assert label == "team_trio=pooled, independent_points_strict=false"
+    assert teams.option_values("2v2+1", label) == v

@@ -23,7 +23,9 @@ adjusted for).
 
 The single changes searched (exhaustively, every one on the same deals): every distinct
 seating of the labels (2v2: AABB; 2v3: AABBB; 2v2+1: AABBI, one seating of each A<->B
-mirror pair), in 2v3 ``team_vetoes`` 0..4 at the default seating, and in 2v3 and 2v2+1 the
+mirror pair), in 2v3 ``team_vetoes`` 0..4 at the default seating, each team-mode variant of
+Part V flipped alone (:data:`VARIANT_KEYS`: the Independent's own and the D9.6 steps' in
+2v2+1, the D9.5 tie-break, pooled trios, team talk and X2 in both), and in 2v3 and 2v2+1 the
 **trial handicap** ``handicap_points``: every member of the smaller side starts with that
 many cumulative points. The handicap is not a rule of contract 2 (game records refuse
 it; :data:`demos_sim.demos.rules.HANDICAP_HELP`): it is a change the designer could print
@@ -70,7 +72,10 @@ METHOD = (
     "normal interval; a mode's unfairness U is its largest |gap| (two sides: |A − B| / 2). "
     "Single changes: every distinct seating of the labels (6 in 2v2, 10 in 2v3, 15 in "
     "2v2+1: a seating and its A<->B mirror are the same game), in 2v3 team_vetoes 0–4 at "
-    "ABABB, and in 2v3 and 2v2+1 the trial handicap handicap_points (every member of the "
+    "ABABB, each team-mode variant flipped alone (2v3: team_points_tiebreak, team_trio, "
+    "team_talk, announced_trio; 2v2+1 also independent_double_media, "
+    "independent_points_strict, p3_harmonies, p3_points_tiebreak), "
+    "and in 2v3 and 2v2+1 the trial handicap handicap_points (every member of the "
     "smaller side — the team of two, the Independent — starts with that many cumulative "
     "points; NOT a rule of contract 2, a change the designer could print on a card), all "
     "on the same deals. The gap tests of a mode's screen are Holm-adjusted (family-wise "
@@ -95,8 +100,9 @@ METHOD = (
 # each mode's single-change screen: its seating file first (its default point is the
 # mode's default game), then the files of one other rule each, on the same deals (same seed)
 MODE_FILES = {"2v2": ["teams_2v2"],
-              "2v3": ["teams_2v3", "teams_2v3_vetoes", "teams_2v3_handicap"],
-              "2v2+1": ["teams_2v2p1", "teams_2v2p1_handicap"]}
+              "2v3": ["teams_2v3", "teams_2v3_vetoes", "teams_2v3_handicap",
+                      "teams_2v3_variants"],
+              "2v2+1": ["teams_2v2p1", "teams_2v2p1_handicap", "teams_2v2p1_variants"]}
 # each unfair mode's screen of combined changes (a product grid on its own deals)
 PAIR_FILES = {"2v3": "teams_2v3_pairs", "2v2+1": "teams_2v2p1_pairs"}
 SCREENS = ("single", "pairs")
@@ -108,8 +114,12 @@ PAIR_RUNGS = {"greedy": 1.0, "tuned": 1.0}
 EXPERIMENT_RUNGS = {**{s: FAST_RUNGS for s in MODE_FILES["2v3"] + MODE_FILES["2v2+1"]},
                     **{s: PAIR_RUNGS for s in PAIR_FILES.values()}}
 # the rules an option may change, and their values as written (D9.2, D9.3; the handicap is
-# a trial rule outside contract 2, demos_sim.demos.rules.HANDICAP_HELP)
-KEYS = ("seating", "team_vetoes", "handicap_points")
+# a trial rule outside contract 2, demos_sim.demos.rules.HANDICAP_HELP; then the team-mode
+# variants of Part V that teams_*_variants.toml flip one at a time: D9.5, D9.6, X2)
+VARIANT_KEYS = ("team_points_tiebreak", "team_trio", "team_talk", "announced_trio",
+                "independent_double_media", "independent_points_strict", "p3_harmonies",
+                "p3_points_tiebreak")
+KEYS = ("seating", "team_vetoes", "handicap_points") + VARIANT_KEYS
 
 
 def screened(bot: str, mode: str, screen: str = "single") -> bool:
@@ -120,15 +130,27 @@ def screened(bot: str, mode: str, screen: str = "single") -> bool:
 
 def defaults(mode: str) -> dict:
     """The rules as written, for the keys an option may change."""
+    variants = get_game("demos").variant_defaults()
     return {"seating": DEFAULT_SEATING[mode], "team_vetoes": DEFAULT_VETOES,
-            "handicap_points": 0}
+            "handicap_points": 0, **{k: variants[k] for k in VARIANT_KEYS}}
+
+
+def _text(v) -> str:
+    return ("true" if v else "false") if isinstance(v, (bool, np.bool_)) else str(v)
+
+
+def _typed(x, default):
+    """A value read back (from a label or a results column) as its default's type."""
+    if isinstance(default, bool):
+        return x in (True, "true", "True", 1) or (isinstance(x, np.bool_) and bool(x))
+    return int(x) if isinstance(default, int) else str(x)
 
 
 def option_label(mode: str, values: dict) -> str:
     """``default``, or the changed rules in :data:`KEYS` order: ``seating=BBAAB,
-    handicap_points=80``."""
+    handicap_points=80``, ``independent_points_strict=false``."""
     d = defaults(mode)
-    changed = [f"{k}={values[k]}" for k in KEYS if values.get(k, d[k]) != d[k]]
+    changed = [f"{k}={_text(values[k])}" for k in KEYS if values.get(k, d[k]) != d[k]]
     return ", ".join(changed) or "default"
 
 
@@ -138,7 +160,7 @@ def option_values(mode: str, option: str) -> dict:
     if option != "default":
         for part in option.split(", "):
             k, x = part.split("=", 1)
-            v[k] = x if k == "seating" else int(x)
+            v[k] = _typed(x, v[k])
     return v
 
 
@@ -203,8 +225,8 @@ def _options(runs) -> pd.DataFrame:
         ref_rows = df[df["ref_point"].isna()]
         for point, g in df.groupby("point", sort=True):
             r0 = g.iloc[0]
-            values = {k: (r0[k] if k in g.columns else d) for k, d in dflt.items()}
-            values = {k: (str(v) if k == "seating" else int(v)) for k, v in values.items()}
+            values = {k: (_typed(r0[k], d) if k in g.columns else d)
+                      for k, d in dflt.items()}
             option = option_label(mode, values)
             # a single-change file's default point is the seating file's default game
             if option == "default" and screen == "single" and stem != MODE_FILES[mode][0]:
@@ -261,7 +283,6 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
         w = g.loc[g["gap"].abs().idxmax()]
         rows.append({"bot": bot, "mode": mode, "screen": screen, "option": option,
                      "change": w["change"], "changes": int(w["changes"]),
-                     **{k: w[k] for k in KEYS},
                      "games": int(w["games"]), "unfairness": abs(w["gap"]),
                      "u_ci_low": max(0.0, abs(w["gap"]) - w["gap_half_width"]),
                      "u_ci_high": abs(w["gap"]) + w["gap_half_width"],
@@ -523,7 +544,8 @@ def tuner_table(runs) -> pd.DataFrame:
 def short(option: str) -> str:
     """An option's label for a plot axis: ``BBAAB tv=4 hp=80``."""
     return (option.replace("seating=", "").replace("team_vetoes=", "tv=")
-            .replace("handicap_points=", "hp=").replace(", ", " "))
+            .replace("handicap_points=", "hp=").replace(", ", " ")
+            .replace("independent_", "ind_").replace("team_points_tiebreak", "tp_tiebreak"))
 
 
 def plots(tables: dict, folder: Path) -> list[str]:

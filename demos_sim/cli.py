@@ -25,6 +25,9 @@ def _add_game_args(p: argparse.ArgumentParser):
     p.add_argument("--handicap-points", type=int, default=None,
                    help="DĒMOS 2v3/2v2+1 trial rule, not in contract 2: every member of the "
                         "smaller side starts with this many cumulative points")
+    p.add_argument("--handicap-vetoes", type=int, default=None,
+                   help="DĒMOS 2v3/2v2+1 trial rule, not in contract 2: the smaller side "
+                        "holds this many vetoes more")
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--policies", default=None,

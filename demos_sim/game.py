@@ -42,7 +42,7 @@ from demos_sim import ConfigError
 SHARE_SCALE = 60          # lcm(1 … 5): a win shared by k (M1) is 60 // k units
 
 # the command-line options that name a game setting (``demos-sim simulate --mode …``)
-CLI_SETTINGS = ("rules", "mode", "level", "seating", "handicap_points")
+CLI_SETTINGS = ("rules", "mode", "level", "seating", "handicap_points", "handicap_vetoes")
 
 
 @dataclass(frozen=True)

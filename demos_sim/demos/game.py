@@ -29,9 +29,10 @@ HARMONY_BINS = ("no_winner", "none", "one_colour", "two_colours", "three_colours
 class DemosGame(Game):
     name = "demos"
     title = "DĒMOS"
-    # handicap_points: a trial rule outside contract 2 (rules.HANDICAP_HELP), not a variant
-    # (None: the rules as written, 0 points)
-    settings = {"rules": "full", "mode": "individual", "seating": None, "handicap_points": None}
+    # handicap_points, handicap_vetoes: trial rules outside contract 2 (rules.TRIAL_RULES),
+    # not variants (None: the rules as written, 0)
+    settings = {"rules": "full", "mode": "individual", "seating": None, "handicap_points": None,
+                "handicap_vetoes": None}
     policies_module = "demos_sim.demos.policies"
     default_policy = "greedy"
     summary_metrics = ("no_winner", "truncated", "vetoes", "points")
@@ -97,7 +98,7 @@ class DemosGame(Game):
         elif key == "seating":
             if not isinstance(value, str):
                 raise ConfigError(f"must be a string of team labels by seat, got {value!r}")
-        elif key == "handicap_points":
+        elif key in ("handicap_points", "handicap_vetoes"):
             if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
                     or value < 0):
                 raise ConfigError(f"must be an integer >= 0, got {value!r}")
@@ -110,9 +111,9 @@ class DemosGame(Game):
         return out
 
     def trial_rules(self):
-        from demos_sim.demos.rules import HANDICAP_HELP
+        from demos_sim.demos.rules import TRIAL_RULES
 
-        return {"handicap_points": HANDICAP_HELP}
+        return dict(TRIAL_RULES)
 
     def check_variant(self, name, value):
         from demos_sim.demos.rules import VARIANTS, check_variant
@@ -130,7 +131,8 @@ class DemosGame(Game):
             players = MODE_PLAYERS.get(mode, 4)
         return DemosConfig(rules=settings.get("rules", "full"), mode=mode, players=players,
                            seating=settings.get("seating"), variants=dict(variants),
-                           handicap_points=settings.get("handicap_points") or 0)
+                           handicap_points=settings.get("handicap_points") or 0,
+                           handicap_vetoes=settings.get("handicap_vetoes") or 0)
 
     def labels(self, config, level):
         if level == "side":
@@ -145,8 +147,7 @@ class DemosGame(Game):
     def describe(self, config):
         out = {"rules": config.rules, "mode": config.mode, "players": config.players,
                "seating": config.seating, "variants": dict(config.variants)}
-        if config.handicap_points:          # a trial rule outside contract 2
-            out["handicap_points"] = config.handicap_points
+        out.update(config.trial_rules())    # trial rules outside contract 2, when on
         return out
 
     def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):

@@ -62,11 +62,12 @@ def play_logged(config: DemosConfig, specs: list[str], key, check_obs: int = 0):
 
 def check_recordable(config: DemosConfig) -> None:
     """Refuse a game that contract 2 cannot describe: a record's ``variants`` hold exactly
-    Part V, so a trial rule (``handicap_points``) would be audited as a rule breach."""
-    if config.handicap_points:
+    Part V, so a trial rule (``handicap_points``, ``handicap_vetoes``) would be audited as a
+    rule breach."""
+    for name, value in config.trial_rules().items():
         raise ConfigError(
-            f"handicap_points={config.handicap_points} is a trial rule outside contract 2: "
-            "a game record cannot carry it (GAME_RECORD.md); record with handicap_points=0")
+            f"{name}={value} is a trial rule outside contract 2: a game record cannot carry "
+            f"it (GAME_RECORD.md); record with {name}=0")
 
 
 def to_record(config: DemosConfig, specs: list[str], seed, events: np.ndarray) -> dict:

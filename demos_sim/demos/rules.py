@@ -50,10 +50,16 @@ _MIN = {"round_cap": 1, "max_rounds": 1}
 # ``variants`` hold exactly Part V), so it is a setting of the simulation only and game
 # records refuse it. The size of the smaller side it helps, by mode.
 SMALLER_SIDE = {"2v3": 2, "2v2+1": 1}
-HANDICAP_HELP = (
-    "trial rule, not in contract 2: every member of the smaller side (the 2v3 team of two, "
-    "the 2v2+1 Independent) starts with this many cumulative points, which count wherever "
-    "points do (D7.3, D9.5, D9.6 step 2a); 0 = the rules as written")
+TRIAL_RULES = {
+    "handicap_points": (
+        "trial rule, not in contract 2: every member of the smaller side (the 2v3 team of "
+        "two, the 2v2+1 Independent) starts with this many cumulative points, which count "
+        "wherever points do (D7.3, D9.5, D9.6 step 2a); 0 = the rules as written"),
+    "handicap_vetoes": (
+        "trial rule, not in contract 2: the smaller side (the 2v3 team of two, the 2v2+1 "
+        "Independent) holds this many vetoes more than D9.3 gives it; 0 = the rules as "
+        "written"),
+}
 
 # What each variant changes, with its rule ID (``demos-sim variants``; RULES.md Part V).
 VARIANT_HELP = {
@@ -126,8 +132,9 @@ class DemosConfig:
     players : 3–5 (D2.2); fixed by the mode in team modes.
     seating : team label by seat (D9.2); None for the mode's default.
     variants : any subset of Part V; the rest take their defaults.
-    handicap_points : a *trial rule*, not part of contract 2 (:data:`HANDICAP_HELP`):
+    handicap_points : a *trial rule*, not part of contract 2 (:data:`TRIAL_RULES`):
         every member of the smaller side starts with this many cumulative points.
+    handicap_vetoes : a trial rule too: the smaller side holds this many vetoes more.
     """
 
     rules: str = "full"
@@ -136,6 +143,7 @@ class DemosConfig:
     seating: str | None = None
     variants: dict = field(default_factory=dict)
     handicap_points: int = 0
+    handicap_vetoes: int = 0
 
     def __post_init__(self):
         if self.rules not in RULES_SETS:
@@ -196,17 +204,22 @@ class DemosConfig:
         object.__setattr__(self, "seating", s)
 
     def _check_handicap(self):
-        h = self.handicap_points
-        if not _is_int(h) or h < 0:
-            raise ConfigError(f"handicap_points must be an integer >= 0, got {h!r}")
-        object.__setattr__(self, "handicap_points", int(h))
-        if h and self.mode not in SMALLER_SIDE:
-            raise ConfigError(f"handicap_points applies to 2v3 and 2v2+1 (the modes with a "
-                              f"smaller side), not {self.mode}")
+        for name in TRIAL_RULES:
+            h = getattr(self, name)
+            if not _is_int(h) or h < 0:
+                raise ConfigError(f"{name} must be an integer >= 0, got {h!r}")
+            object.__setattr__(self, name, int(h))
+            if h and self.mode not in SMALLER_SIDE:
+                raise ConfigError(f"{name} applies to 2v3 and 2v2+1 (the modes with a "
+                                  f"smaller side), not {self.mode}")
+
+    def trial_rules(self) -> dict:
+        """The trial rules in force (not 0): name -> value."""
+        return {k: getattr(self, k) for k in TRIAL_RULES if getattr(self, k)}
 
     def start_points(self) -> list[int]:
         """Cumulative points by seat when the game starts: 0, except the members of the
-        smaller side under the trial handicap (:data:`HANDICAP_HELP`)."""
+        smaller side under the trial handicap (:data:`TRIAL_RULES`)."""
         if not self.handicap_points:
             return [0] * self.players
         sides = self.side_of_seat()
@@ -237,12 +250,15 @@ class DemosConfig:
             return [0] * len(self.side_labels())
         sides = self.side_of_seat()
         out = []
+        small = SMALLER_SIDE.get(self.mode)
         for sid in range(len(self.side_labels())):
             size = sides.count(sid)
             if self.mode == "2v3" and size == 2:
                 out.append(self.variants["team_vetoes"])
             else:
                 out.append(1)
+            if size == small:                       # the trial handicap_vetoes
+                out[-1] += self.handicap_vetoes
         return out
 
     def replace(self, **changes) -> "DemosConfig":

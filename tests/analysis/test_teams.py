@@ -20,7 +20,7 @@ TEAM_VARIANTS = {"team_points_tiebreak": ["sum"], "team_trio": ["pooled"],
 OTHER = {"2v2": {},
          "2v3": {"team_vetoes": [0, 1, 3, 4], "handicap_points": [10, 20, 40, 80],
                  **TEAM_VARIANTS},
-         "2v2+1": {"handicap_points": [10, 20, 30, 40, 50, 60, 80],
+         "2v2+1": {"handicap_points": [10, 20, 30, 40, 50, 60, 80], "handicap_vetoes": [1, 2, 3],
                    "independent_double_media": ["act"], "independent_points_strict": [False],
                    "p3_harmonies": ["mono_only"], "p3_points_tiebreak": ["max"],
                    **TEAM_VARIANTS}}

@@ -1,7 +1,8 @@
-"""The trial handicap ``handicap_points`` (demos_sim.demos.rules.HANDICAP_HELP): not a rule
-of contract 2, so every check here is against its one-line definition — every member of
-the smaller side (2v3: the team of two; 2v2+1: the Independent) starts with that many
-cumulative points, which then count wherever the rules compare points (D7.3, D9.5, D9.6).
+"""The trial handicaps (demos_sim.demos.rules.TRIAL_RULES): not rules of contract 2, so
+every check here is against their one-line definitions — ``handicap_points``: every member
+of the smaller side (2v3: the team of two; 2v2+1: the Independent) starts with that many
+cumulative points, which then count wherever the rules compare points (D7.3, D9.5, D9.6);
+``handicap_vetoes``: the smaller side holds that many vetoes more (D9.3).
 """
 
 import numpy as np
@@ -40,6 +41,8 @@ def test_start_points_by_seat(mode, seating, h, start):
     (dict(mode="2v3", players=5, handicap_points=-1), "integer >= 0"),
     (dict(mode="2v3", players=5, handicap_points=2.5), "integer >= 0"),
     (dict(mode="2v3", players=5, handicap_points=True), "integer >= 0"),
+    (dict(mode="2v2", players=4, handicap_vetoes=1), r"handicap_vetoes applies to 2v3"),
+    (dict(mode="2v2+1", players=5, handicap_vetoes=-2), "integer >= 0"),
 ])
 def test_bad_handicap_is_refused_in_one_line(kwargs, words):
     with pytest.raises(ConfigError, match=words) as e:
@@ -103,11 +106,36 @@ def test_bots_see_only_their_observation_under_the_handicap(policies):
         play_logged(cfg, policies, int(key), check_obs=1)
 
 
-def test_game_records_refuse_the_trial_rule(tmp_path):
-    cfg = DemosConfig("full", "2v3", 5, handicap_points=10)
-    with pytest.raises(ConfigError, match="outside contract 2"):
+@pytest.mark.parametrize("rule", ["handicap_points", "handicap_vetoes"])
+def test_game_records_refuse_the_trial_rule(tmp_path, rule):
+    cfg = DemosConfig("full", "2v3", 5, **{rule: 1})
+    with pytest.raises(ConfigError, match=f"{rule}=1 is a trial rule outside contract 2"):
         next(iter_records(cfg, ["greedy"], 1, 0))
     out = tmp_path / "r.jsonl"
     with pytest.raises(ConfigError, match="outside contract 2"):
         write_records(out, cfg, ["greedy"], 2, 0)
     assert not out.exists()                      # nothing partial left behind
+
+
+@pytest.mark.parametrize("mode, h, vetoes", [
+    ("2v2+1", 0, [1, 1, 1]), ("2v2+1", 2, [1, 1, 3]),
+    ("2v3", 0, [2, 1]), ("2v3", 1, [3, 1]),
+])
+def test_extra_vetoes_by_side(mode, h, vetoes):
+    """handicap_vetoes: the smaller side holds h vetoes more than D9.3 gives it (2v3: on
+    top of team_vetoes); sides in label order (A, B, I)."""
+    cfg = DemosConfig("full", mode, 5, handicap_vetoes=h)
+    assert cfg.side_vetoes() == vetoes
+    a = cfg.to_array()
+    assert list(a[L.C_SIDE_VETOES:L.C_SIDE_VETOES + len(vetoes)]) == vetoes
+
+
+def test_the_independent_uses_his_extra_vetoes():
+    """D3.4.1 with the handicap: heuristic Independents veto more than once a game when they
+    hold three vetoes, never more than three, and never more than once without it."""
+    cfg = DemosConfig("full", "2v2+1", 5, handicap_vetoes=2)
+    i = cfg.side_labels().index("I")
+    used = _rows(cfg, ["heuristic"])[:, L.R_VETO_SIDE + i]
+    assert used.max() <= 3 and (used >= 2).sum() > 0
+    base = _rows(cfg.replace(handicap_vetoes=0), ["heuristic"])[:, L.R_VETO_SIDE + i]
+    assert base.max() <= 1

@@ -25,11 +25,12 @@ The single changes searched (exhaustively, every one on the same deals): every d
 seating of the labels (2v2: AABB; 2v3: AABBB; 2v2+1: AABBI, one seating of each A<->B
 mirror pair), in 2v3 ``team_vetoes`` 0..4 at the default seating, each team-mode variant of
 Part V flipped alone (:data:`VARIANT_KEYS`: the Independent's own and the D9.6 steps' in
-2v2+1, the D9.5 tie-break, pooled trios, team talk and X2 in both), and in 2v3 and 2v2+1 the
-**trial handicap** ``handicap_points``: every member of the smaller side starts with that
-many cumulative points. The handicap is not a rule of contract 2 (game records refuse
-it; :data:`demos_sim.demos.rules.HANDICAP_HELP`): it is a change the designer could print
-on a card, and the analysis labels it so. Screening tests every option's gaps against 0
+2v2+1, the D9.5 tie-break, pooled trios, team talk and X2 in both), and two **trial
+handicaps**: in 2v2+1 ``handicap_vetoes`` (the Independent's extra vetoes; 2v3's
+counterpart is ``team_vetoes``), and in 2v3 and 2v2+1 ``handicap_points`` (every member
+of the smaller side starts with that many cumulative points). The handicaps are not rules
+of contract 2 (game records refuse them; :data:`demos_sim.demos.rules.TRIAL_RULES`): they
+are changes the designer could print on a card, and the analysis labels them so. Screening tests every option's gaps against 0
 (Holm within mode, bot and screen). The best option (smallest ``U``) and the runner-up are
 then replayed on **fresh deals** (another seed, so the winner's curse of the screen does
 not bias them), with the default, and their paired difference of ``U`` (each option's
@@ -75,6 +76,7 @@ METHOD = (
     "ABABB, each team-mode variant flipped alone (2v3: team_points_tiebreak, team_trio, "
     "team_talk, announced_trio; 2v2+1 also independent_double_media, "
     "independent_points_strict, p3_harmonies, p3_points_tiebreak), "
+    "in 2v2+1 the trial handicap handicap_vetoes 1–3 (the Independent's extra vetoes), "
     "and in 2v3 and 2v2+1 the trial handicap handicap_points (every member of the "
     "smaller side — the team of two, the Independent — starts with that many cumulative "
     "points; NOT a rule of contract 2, a change the designer could print on a card), all "
@@ -102,7 +104,8 @@ METHOD = (
 MODE_FILES = {"2v2": ["teams_2v2"],
               "2v3": ["teams_2v3", "teams_2v3_vetoes", "teams_2v3_handicap",
                       "teams_2v3_variants"],
-              "2v2+1": ["teams_2v2p1", "teams_2v2p1_handicap", "teams_2v2p1_variants"]}
+              "2v2+1": ["teams_2v2p1", "teams_2v2p1_handicap", "teams_2v2p1_vetoes",
+                        "teams_2v2p1_variants"]}
 # each unfair mode's screen of combined changes (a product grid on its own deals)
 PAIR_FILES = {"2v3": "teams_2v3_pairs", "2v2+1": "teams_2v2p1_pairs"}
 SCREENS = ("single", "pairs")
@@ -114,12 +117,12 @@ PAIR_RUNGS = {"greedy": 1.0, "tuned": 1.0}
 EXPERIMENT_RUNGS = {**{s: FAST_RUNGS for s in MODE_FILES["2v3"] + MODE_FILES["2v2+1"]},
                     **{s: PAIR_RUNGS for s in PAIR_FILES.values()}}
 # the rules an option may change, and their values as written (D9.2, D9.3; the handicap is
-# a trial rule outside contract 2, demos_sim.demos.rules.HANDICAP_HELP; then the team-mode
+# a trial rule outside contract 2, demos_sim.demos.rules.TRIAL_RULES; then the team-mode
 # variants of Part V that teams_*_variants.toml flip one at a time: D9.5, D9.6, X2)
 VARIANT_KEYS = ("team_points_tiebreak", "team_trio", "team_talk", "announced_trio",
                 "independent_double_media", "independent_points_strict", "p3_harmonies",
                 "p3_points_tiebreak")
-KEYS = ("seating", "team_vetoes", "handicap_points") + VARIANT_KEYS
+KEYS = ("seating", "team_vetoes", "handicap_points", "handicap_vetoes") + VARIANT_KEYS
 
 
 def screened(bot: str, mode: str, screen: str = "single") -> bool:
@@ -132,7 +135,8 @@ def defaults(mode: str) -> dict:
     """The rules as written, for the keys an option may change."""
     variants = get_game("demos").variant_defaults()
     return {"seating": DEFAULT_SEATING[mode], "team_vetoes": DEFAULT_VETOES,
-            "handicap_points": 0, **{k: variants[k] for k in VARIANT_KEYS}}
+            "handicap_points": 0, "handicap_vetoes": 0,
+            **{k: variants[k] for k in VARIANT_KEYS}}
 
 
 def _text(v) -> str:
@@ -544,7 +548,7 @@ def tuner_table(runs) -> pd.DataFrame:
 def short(option: str) -> str:
     """An option's label for a plot axis: ``BBAAB tv=4 hp=80``."""
     return (option.replace("seating=", "").replace("team_vetoes=", "tv=")
-            .replace("handicap_points=", "hp=").replace(", ", " ")
+            .replace("handicap_points=", "hp=").replace("handicap_vetoes=", "hv=").replace(", ", " ")
             .replace("independent_", "ind_").replace("team_points_tiebreak", "tp_tiebreak"))
 
 

@@ -46,9 +46,10 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
 
-# A trial rule: not a variant of contract 2 (RULES.md has no such rule, and a game record's
-# ``variants`` hold exactly Part V), so it is a setting of the simulation only and game
-# records refuse it. The size of the smaller side it helps, by mode.
+# Trial rules: handicaps the designer could print on a card, not variants of contract 2
+# (RULES.md has no such rules, and a game record's ``variants`` hold exactly Part V), so
+# they are settings of the simulation only and game records refuse them. The size of the
+# smaller side they help, by mode.
 SMALLER_SIDE = {"2v3": 2, "2v2+1": 1}
 TRIAL_RULES = {
     "handicap_points": (

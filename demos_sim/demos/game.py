@@ -13,6 +13,7 @@ _PKG = Path(__file__).resolve().parent.parent
 
 
 from demos_sim.demos.layout import DEC_LABELS, NVB  # noqa: E402
+from demos_sim.demos.rules import TRIAL_RULES  # noqa: E402
 
 # quantities the kernel's plain result columns give (its statistics off: a faster game)
 _NO_STATS = {"win_share", "no_winner", "truncated", "rounds", "points", "vetoes"}
@@ -31,8 +32,8 @@ class DemosGame(Game):
     title = "DĒMOS"
     # handicap_points, handicap_vetoes: trial rules outside contract 2 (rules.TRIAL_RULES),
     # not variants (None: the rules as written, 0)
-    settings = {"rules": "full", "mode": "individual", "seating": None, "handicap_points": None,
-                "handicap_vetoes": None}
+    settings = {"rules": "full", "mode": "individual", "seating": None,
+                **{name: None for name in TRIAL_RULES}}
     policies_module = "demos_sim.demos.policies"
     default_policy = "greedy"
     summary_metrics = ("no_winner", "truncated", "vetoes", "points")
@@ -98,7 +99,7 @@ class DemosGame(Game):
         elif key == "seating":
             if not isinstance(value, str):
                 raise ConfigError(f"must be a string of team labels by seat, got {value!r}")
-        elif key in ("handicap_points", "handicap_vetoes"):
+        elif key in TRIAL_RULES:
             if (not isinstance(value, (int, np.integer)) or isinstance(value, bool)
                     or value < 0):
                 raise ConfigError(f"must be an integer >= 0, got {value!r}")
@@ -111,8 +112,6 @@ class DemosGame(Game):
         return out
 
     def trial_rules(self):
-        from demos_sim.demos.rules import TRIAL_RULES
-
         return dict(TRIAL_RULES)
 
     def check_variant(self, name, value):
@@ -131,8 +130,7 @@ class DemosGame(Game):
             players = MODE_PLAYERS.get(mode, 4)
         return DemosConfig(rules=settings.get("rules", "full"), mode=mode, players=players,
                            seating=settings.get("seating"), variants=dict(variants),
-                           handicap_points=settings.get("handicap_points") or 0,
-                           handicap_vetoes=settings.get("handicap_vetoes") or 0)
+                           **{name: settings.get(name) or 0 for name in TRIAL_RULES})
 
     def labels(self, config, level):
         if level == "side":

@@ -252,10 +252,12 @@ def _best_changes(out: Path) -> str:
             continue
         fixed = [r for r in one.itertuples() if getattr(r, "fresh_best_fair", "") == "fair"]
         n = int(one["options"].max())
-        what = ("seatings, team vetoes, the team-mode variants" if mode == "2v3" else
-                "seatings, the Independent's and the other 2v2+1 variants")
+        what = ("seatings, team vetoes, the team-mode variants, the trial handicap of "
+                "starting points" if mode == "2v3" else
+                "seatings, the Independent's and the other 2v2+1 variants, the trial "
+                "handicaps of starting points and of extra vetoes")
         head = (f"In {mode}, {'a single change' if fixed else 'no single change'} of the {n} "
-                f"tried ({what}, the trial handicap of starting points) "
+                f"tried ({what}) "
                 f"{'reaches' if fixed else 'makes it fair within'} the margin")
         said.append(head + "; the best, re-measured on fresh deals: "
                     + "; ".join(_fresh(r) for r in one.itertuples()) + ".")

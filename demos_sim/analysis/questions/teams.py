@@ -30,8 +30,8 @@ handicaps**: in 2v2+1 ``handicap_vetoes`` (the Independent's extra vetoes; 2v3's
 counterpart is ``team_vetoes``), and in 2v3 and 2v2+1 ``handicap_points`` (every member
 of the smaller side starts with that many cumulative points). The handicaps are not rules
 of contract 2 (game records refuse them; :data:`demos_sim.demos.rules.TRIAL_RULES`): they
-are changes the designer could print on a card, and the analysis labels them so. Screening tests every option's gaps against 0
-(Holm within mode, bot and screen). The best option (smallest ``U``) and the runner-up are
+are changes the designer could print on a card, and the analysis labels them so.
+Screening tests every option's gaps against 0 (Holm within mode, bot and screen). The best option (smallest ``U``) and the runner-up are
 then replayed on **fresh deals** (another seed, so the winner's curse of the screen does
 not bias them), with the default, and their paired difference of ``U`` (each option's
 worst side from the screen, with its sign, per game) gives the interval of "best −
@@ -146,7 +146,7 @@ def _text(v) -> str:
 def _typed(x, default):
     """A value read back (from a label or a results column) as its default's type."""
     if isinstance(default, bool):
-        return x in (True, "true", "True", 1) or (isinstance(x, np.bool_) and bool(x))
+        return x in (True, "true", "True")          # np.bool_(True) == True
     return int(x) if isinstance(default, int) else str(x)
 
 

@@ -16,7 +16,9 @@ from demos_sim import ConfigError
 from demos_sim.demos import engine as E
 from demos_sim.demos import layout as L
 from demos_sim.demos.policies import available, get, resolve
-from demos_sim.demos.policies.ismcts import WDECK, WH, WND, WS_LEN, WSEC, deal_truth
+from demos_sim.demos.policies.ismcts import (
+    WDECK, WH, WND, WS_LEN, WSEC, deal_hands_truth, deal_truth,
+)
 from demos_sim.demos.positions import position
 from demos_sim.demos.record import play_logged
 from demos_sim.demos.rules import DemosConfig
@@ -33,7 +35,8 @@ def test_omniscient_is_a_registered_reference_and_the_others_are_not():
     assert get("omniscient").reference == "omniscient"
     assert get("omniscient:noveto@8").reference == "omniscient"
     assert "REFERENCE, exempt from M2" in get("omniscient").description
-    assert [n for n in available() if get(n).reference] == ["omniscient"]
+    assert [n for n in available() if get(n).reference] == ["omniscient", "omniscient_hands"]
+    assert "not the deck's order" in get("omniscient_hands").description
     assert reference_mask(resolve(["greedy", "omniscient", "heuristic", "omniscient"], 4)) == 0b1010
 
 
@@ -88,6 +91,32 @@ def test_deal_truth_copies_the_true_deal():
     assert ws[WSEC + 1] == st[L.S_SEC + 1] and ws[WSEC + 1] >= 0   # seat 1's face-down 6D
 
 
+def test_deal_hands_truth_keeps_the_hands_and_shuffles_the_deck():
+    """``omniscient_hands``: the true hands and face-down secret discards (D3.3), the
+    People deck's true cards in a fresh order each time (its order stays unknown)."""
+    pos = position(hand="7S 8S 9S 2H 5D", kind="secret", seat=0,
+                   public={1: "3C", 2: "4D", 3: "1H", 0: "10S"},
+                   secret={1: ("6D", "4D"), 2: "pass", 3: "5C"})
+    cfg = pos.cfg.copy()
+    cfg[L.C_TRUTH] = 1
+    from demos_sim.demos.observe import observe
+    obs = pos.obs.copy()
+    observe(pos.st, cfg, 0, pos.kind, obs)
+    true = np.zeros(WS_LEN, np.int64)
+    nd = deal_truth(cfg, obs, true)
+    rng = np.array([5], np.uint64)
+    orders = set()
+    for _ in range(20):
+        ws = np.zeros(WS_LEN, np.int64)
+        assert deal_hands_truth(cfg, obs, ws, rng) == nd == ws[WND]
+        assert np.array_equal(ws[WH:WH + L.MAXP], true[WH:WH + L.MAXP])
+        assert np.array_equal(ws[WSEC:WSEC + L.MAXP], true[WSEC:WSEC + L.MAXP])
+        deck = list(ws[WDECK:WDECK + nd])
+        assert sorted(deck) == sorted(true[WDECK:WDECK + nd])
+        orders.add(tuple(deck))
+    assert nd > 10 and len(orders) == 20          # a new order every time
+
+
 def test_reference_seats_are_left_out_of_the_M2_check():
     config = DemosConfig("full", "individual", 4)
     keys = chunk_game_keys(21, 0, 0, 3)
@@ -103,8 +132,10 @@ def test_reference_seats_are_left_out_of_the_M2_check():
     assert alone == 0           # … the reference seats are not
 
 
-@pytest.mark.parametrize("mode, n", [("individual", 4), ("2v2", 4)])
-def test_omniscient_does_read_hidden_cards(mode, n):
+@pytest.mark.parametrize("ref, mode, n", [("omniscient", "individual", 4),
+                                          ("omniscient", "2v2", 4),
+                                          ("omniscient_hands@4", "individual", 4)])
+def test_omniscient_does_read_hidden_cards(ref, mode, n):
     """The M2 check forced on reference seats (C_CHECK_OBS = 2): the truth block moves
     when the hidden cards are reshuffled, and so do omniscient's decisions (it draws no
     chance of its own in the searched decisions, so a moved decision is the hidden
@@ -112,7 +143,7 @@ def test_omniscient_does_read_hidden_cards(mode, n):
     config = DemosConfig("full", mode, n)
     obs_diff = dec_diff = checked = 0
     for key in chunk_game_keys(8, 0, 0, 4):
-        _, _, d = play_logged(config, ["omniscient"], key, check_obs=2)
+        _, _, d = play_logged(config, [ref], key, check_obs=2)
         obs_diff += d[E.D_OBS_DIFF]
         dec_diff += d[E.D_DECISION_DIFF]
         checked += d[E.D_CHECKED]
@@ -135,6 +166,18 @@ def test_same_seed_same_games_and_the_budget_changes_nothing():
     assert np.array_equal(a, c)
     d = play_logged(config, ["ismcts@1", "heuristic", "ismcts@4", "greedy"], key)[0]
     assert not np.array_equal(a, d)          # and it is not ismcts
+
+
+def test_omniscient_hands_is_deterministic_and_its_budget_counts():
+    """Same seed, same games; the deck's order is sampled, so unlike ``omniscient`` the
+    budget changes its play; and it plays neither as ``omniscient`` nor as ``ismcts``."""
+    config = DemosConfig("full", "individual", 4)
+    key = chunk_game_keys(13, 0, 0, 1)[0]
+    rest = ["heuristic", "ismcts@4", "greedy"]
+    a = play_logged(config, ["omniscient_hands@8"] + rest, key)[0]
+    assert np.array_equal(a, play_logged(config, ["omniscient_hands@8"] + rest, key)[0])
+    for other in ("omniscient_hands@1", "omniscient", "ismcts@8"):
+        assert not np.array_equal(a, play_logged(config, [other] + rest, key)[0]), other
 
 
 def test_a_game_without_a_truth_block_refuses_a_reference():
@@ -190,3 +233,38 @@ def test_simulate_and_tournament_say_it_is_a_reference(capsys):
     assert "note: omniscient is a reference policy" in text
     assert main(["policies"]) == 0
     assert "REFERENCE, exempt from M2" in capsys.readouterr().out
+
+
+def test_truth_split_references_read_the_hands_only_where_they_say():
+    """experiments/plugins/truth_split.py: ``omniscient_veto`` reads the hidden cards at
+    the veto check (D3.4.1) only — without a veto (``:noveto``) nothing it decides moves
+    when they are reshuffled —, ``omniscient_discards`` at the discard turns."""
+    import runpy
+    from pathlib import Path
+
+    from demos_sim.demos.policies import REGISTRY
+
+    runpy.run_path(str(Path(__file__).resolve().parents[2] / "experiments" / "plugins"
+                       / "truth_split.py"))
+    try:
+        _truth_split_checks()
+    finally:                      # the other tests see the built-in registry only
+        REGISTRY.unregister("omniscient_veto")
+        REGISTRY.unregister("omniscient_discards")
+
+
+def _truth_split_checks():
+    assert get("omniscient_veto").reference == get("omniscient_discards").reference
+    config = DemosConfig("full", "individual", 4)
+    moved = {}
+    for spec in ("omniscient_veto@8", "omniscient_veto:noveto@8", "omniscient_discards@8"):
+        dec = checked = 0
+        for key in chunk_game_keys(8, 0, 0, 4):
+            _, _, d = play_logged(config, [spec], key, check_obs=2)
+            dec += d[E.D_DECISION_DIFF]
+            checked += d[E.D_CHECKED]
+        assert checked > 100
+        moved[spec] = dec
+    assert moved["omniscient_veto:noveto@8"] == 0
+    assert moved["omniscient_veto@8"] > 0
+    assert moved["omniscient_discards@8"] > moved["omniscient_veto@8"]

@@ -80,7 +80,11 @@ seat: @64 18.9 games/s (≈ 2,800 discard decisions/s), @256 4.5 games/s (≈ 68
 
 ``P_TRUTH`` (after ``P_ROLL_POLICY``): 0 here; 1 in ``omniscient`` (:mod:`demos_sim.demos.policies.omniscient`,
 a reference exempt from M2): the search deals the true state from the truth block
-(:func:`deal_truth`) instead of sampling one (:func:`determinise`); the rest is this module.
+(:func:`deal_truth`) instead of sampling one (:func:`determinise`); 2 in
+``omniscient_hands`` (same module): the true hands and face-down cards, the deck's order
+unknown (:func:`deal_hands_truth`); 3 and 4 as 2 at the veto only or at the discard turns
+only, the others searched on determinisations (where the hands are worth most:
+``experiments/plugins/truth_split.py``); the rest is this module.
 
 Restricted forms: ``ismcts:noveto`` never vetoes (in its rollouts its side does not
 either), ``:notake`` never takes a face-up card (nor in its rollouts), ``:nomedia`` as
@@ -256,6 +260,21 @@ def deal_truth(cfg, obs, ws):
     for i in range(nd):
         ws[WDECK + i] = obs[O_T_DECK + i]
     ws[WND] = nd
+    return nd
+
+
+@njit(cache=True)
+def deal_hands_truth(cfg, obs, ws, rng):
+    """The ``omniscient_hands`` reference's determinisation (``P_TRUTH`` = 2): the true
+    hands and face-down cards as :func:`deal_truth`, but the People deck's cards in a
+    fresh uniform order — what a player would know who read every hand but not the
+    deck's order (the most any inference from the other players' play could tell)."""
+    nd = deal_truth(cfg, obs, ws)
+    for i in range(nd - 1, 0, -1):                      # Fisher-Yates of the deck
+        j = below(rng, 0, i + 1)
+        t = ws[WDECK + i]
+        ws[WDECK + i] = ws[WDECK + j]
+        ws[WDECK + j] = t
     return nd
 
 
@@ -514,10 +533,14 @@ def search(cfg, obs, opts, n_opts, params, rng):
         if k == 1:
             return ws[CAND]
     budget = max(1, int(params[P_BUDGET]))
-    # omniscient (P_TRUTH, a reference seat with the truth block): every iteration deals
-    # the same true state and the rollouts draw no chance, so one iteration is all of them
-    truth = params[P_TRUTH] > 0 and obs[O_T_ON] == 1
-    if truth:
+    # omniscient (P_TRUTH 1, a reference seat with the truth block): every iteration deals
+    # the same true state and the rollouts draw no chance, so one iteration is all of them;
+    # omniscient_hands (P_TRUTH 2): the true hands, the deck shuffled every iteration;
+    # 3 and 4 (experiments/plugins/truth_split.py): 2 at the veto only / the discards only
+    truth = int(params[P_TRUTH]) if obs[O_T_ON] == 1 else 0
+    if truth >= 3:
+        truth = 2 if (truth == 3) == (kind == K_VETO) else 0
+    if truth == 1:
         budget = 1
     skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]
     j0 = _position(obs)
@@ -529,8 +552,10 @@ def search(cfg, obs, opts, n_opts, params, rng):
     per = stage_length(k, budget)
     cut = per
     for it in range(budget):
-        if truth:
+        if truth == 1:
             deal_truth(cfg, obs, ws)
+        elif truth == 2:
+            deal_hands_truth(cfg, obs, ws, rng)
         else:
             determinise(cfg, obs, ws, rng, skill)
         for c in range(active):

@@ -23,9 +23,10 @@ analyses: $(STAMP)
 
 # The committed skill traces (results/skill/): each doubling of ismcts's budget against the
 # one below and the gap to the omniscient reference: DĒMOS full 4p and 2v2, Protocole each
-# for themselves and all together level 2 (about 30 min on this 2-core machine, all four).
+# for themselves and all together level 2 (about 45 min on this machine, all four; the
+# 4-player trace alone 22 min, most of it @256 → @512 and its ceiling).
 skill: $(STAMP)
-	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
+	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128,256,512 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
 	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2
 	$(VENV)/bin/demos-sim skill --game protocole --mode each --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-each-4p
 	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p

@@ -15,15 +15,8 @@ Both are references (exempt from M2, refused by the analyses), with a budget (``
         --policies omniscient_veto@64,heuristic --games 1500 --seed 11
 """
 
-from demos_sim.demos.policies import register
-from demos_sim.demos.policies.heuristic import P_NOMEDIA, P_NOTAKE, P_NOVETO
-from demos_sim.demos.policies.ismcts import ISMCTS_PARAMS, P_BUDGET, P_TRUTH, ismcts_policy
+from demos_sim.demos.policies.omniscient import register_truth_reference
 
-for name, truth, what in (("omniscient_veto", 3.0, "at the veto only"),
-                          ("omniscient_discards", 4.0, "at the discard turns only")):
-    params = list(ISMCTS_PARAMS)
-    params[P_TRUTH] = truth
-    register(name, params=tuple(params),
-             description=f"REFERENCE, exempt from M2: ismcts with the true hands {what}",
-             flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
-             budget=P_BUDGET, reference="omniscient")(ismcts_policy)
+register_truth_reference("omniscient_veto", 3.0, "ismcts with the true hands at the veto only")
+register_truth_reference("omniscient_discards", 4.0,
+                         "ismcts with the true hands at the discard turns only")

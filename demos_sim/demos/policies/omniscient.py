@@ -57,22 +57,21 @@ from demos_sim.demos.policies import register
 from demos_sim.demos.policies.heuristic import P_NOMEDIA, P_NOTAKE, P_NOVETO
 from demos_sim.demos.policies.ismcts import ISMCTS_PARAMS, P_BUDGET, P_TRUTH, ismcts_policy
 
-OMNISCIENT_PARAMS = list(ISMCTS_PARAMS)
-OMNISCIENT_PARAMS[P_TRUTH] = 1.0
 
-register("omniscient", params=tuple(OMNISCIENT_PARAMS),
-         description="REFERENCE, exempt from M2: sees every hidden card (ismcts searching "
-                     "the true deal); a bound on skill, refused by run/analyses unless "
-                     "allow_reference",
-         flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
-         budget=P_BUDGET, reference="omniscient")(ismcts_policy)
+def register_truth_reference(name: str, truth: float, description: str) -> None:
+    """Register ``ismcts`` with ``P_TRUTH`` = ``truth`` (what of the truth block its search
+    deals: :func:`~demos_sim.demos.policies.ismcts.search`) as a reference policy."""
+    params = list(ISMCTS_PARAMS)
+    params[P_TRUTH] = truth
+    register(name, params=tuple(params), description="REFERENCE, exempt from M2: " + description,
+             flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
+             budget=P_BUDGET, reference="omniscient")(ismcts_policy)
 
-OMNISCIENT_HANDS_PARAMS = list(ISMCTS_PARAMS)
-OMNISCIENT_HANDS_PARAMS[P_TRUTH] = 2.0
 
-register("omniscient_hands", params=tuple(OMNISCIENT_HANDS_PARAMS),
-         description="REFERENCE, exempt from M2: sees every hand and face-down card but "
-                     "not the deck's order (ismcts searching the true hands); the bound "
-                     "on what reading the others' play could be worth",
-         flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
-         budget=P_BUDGET, reference="omniscient")(ismcts_policy)
+register_truth_reference("omniscient", 1.0,
+                         "sees every hidden card (ismcts searching the true deal); a bound "
+                         "on skill, refused by run/analyses unless allow_reference")
+register_truth_reference("omniscient_hands", 2.0,
+                         "sees every hand and face-down card but not the deck's order "
+                         "(ismcts searching the true hands); the bound on what reading the "
+                         "others' play could be worth")

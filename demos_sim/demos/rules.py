@@ -165,7 +165,7 @@ class DemosConfig:
         object.__setattr__(self, "players", int(self.players))
         self._check_players()
         self._check_seating()
-        self._check_handicap()
+        self._check_trial_rules()
 
     # D2.3 deck check, then D2.2 / D9.1 player counts.
     def _check_players(self):
@@ -204,7 +204,7 @@ class DemosConfig:
             raise ConfigError(f"{bad}: expected {detail}")
         object.__setattr__(self, "seating", s)
 
-    def _check_handicap(self):
+    def _check_trial_rules(self):
         for name in TRIAL_RULES:
             h = getattr(self, name)
             if not _is_int(h) or h < 0:

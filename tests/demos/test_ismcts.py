@@ -51,7 +51,8 @@ def test_budget_spec_sets_the_declared_parameter():
     ("ismcts@", "not a whole number"),
     ("ismcts@8@9", "at most one ':flag' and one '@N'"),
     ("ismcts:noveto:notake", "at most one ':flag' and one '@N'"),
-    ("greedy@8", "'greedy' takes no @N budget (policies that do: ismcts, omniscient, omniscient_hands, search)"),
+    ("greedy@8", "'greedy' takes no @N budget "
+                 "(policies that do: ismcts, omniscient, omniscient_hands, search)"),
     ("ismcts:nosuch@8", "no restricted form 'nosuch'"),
     ("nosuch@8", "unknown DĒMOS policy 'nosuch'"),
 ])

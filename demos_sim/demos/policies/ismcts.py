@@ -538,8 +538,10 @@ def search(cfg, obs, opts, n_opts, params, rng):
     # omniscient_hands (P_TRUTH 2): the true hands, the deck shuffled every iteration;
     # 3 and 4 (experiments/plugins/truth_split.py): 2 at the veto only / the discards only
     truth = int(params[P_TRUTH]) if obs[O_T_ON] == 1 else 0
-    if truth >= 3:
-        truth = 2 if (truth == 3) == (kind == K_VETO) else 0
+    if truth == 3:                                      # the true hands at the veto only
+        truth = 2 if kind == K_VETO else 0
+    elif truth == 4:                                    # … at the discard turns only
+        truth = 0 if kind == K_VETO else 2
     if truth == 1:
         budget = 1
     skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]

@@ -59,17 +59,17 @@ CTRL_GO_ON, CTRL_END = 0, 1
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
     log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _bit(i):
     return np.int64(1) << i
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check_invariants(st, cfg, diag, at_control):
     """Card conservation: hands, Foyers, Selection, Norm, cards out of the game and cards
     removed at setup are disjoint and hold all 36 cards; hands are empty at a control."""
@@ -88,23 +88,29 @@ def _check_invariants(st, cfg, diag, at_control):
         diag[K.D_INVARIANT] += 1
 
 
-@njit(cache=True)
-def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag,
-                    idx, saved):
+@njit(cache=True, _nrt=False)
+def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, wk,
+                    diag, idx, saved):
     """M2 check (:mod:`demos_sim.kernel` step 2): the same decision from a state whose
     hidden cards were reshuffled; then card conservation."""
-    st2 = st.copy()
-    scramble_hidden(st2, cfg, seat, kind, srng)
-    row2 = np.full(L.OBS_LEN, -9, np.int64)
-    row2[L.O_T_ON:] = 0                      # the truth block: 0 unless a reference seat
+    st2 = wk[L.W_ST2:L.W_ST2 + L.ST_LEN]
+    for i in range(L.ST_LEN):
+        st2[i] = st[i]
+    scramble_hidden(st2, cfg, seat, kind, srng,
+                    wk[L.W_SCRAMBLE:L.W_SCRAMBLE + 2 * L.MAXP + 1 + L.NCARD])
+    row2 = wk[L.W_OBS2:L.W_OBS2 + L.OBS_LEN]
+    for i in range(L.O_T_ON):
+        row2[i] = -9
+    for i in range(L.O_T_ON, L.OBS_LEN):     # the truth block: 0 unless a reference seat
+        row2[i] = 0
     observe(st2, cfg, seat, kind, row2)
     K.compare(obs, row2, diag, K.D_OBS_DIFF)
     K.replay(fns, cfg, row2, opts, n_opts, params, prng, seat, saved, idx, diag)
     _check_invariants(st, cfg, diag, False)
 
 
-@njit(cache=True, inline="always")
-def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, diag):
+@njit(cache=True, _nrt=False, inline="always")
+def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, wk, diag):
     """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
     ``opts[:n_opts]``; returns the index of the option played."""
     if n_opts == 1:
@@ -116,12 +122,12 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, dia
     # C_CHECK_OBS is 2 (then it must fail: a test shows it reads hidden cards)
     if cfg[L.C_CHECK_OBS] > ((cfg[L.C_TRUTH] >> seat) & 1):
         _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng,
-                        diag, idx, saved)
+                        wk, diag, idx, saved)
     return K.validate(idx, n_opts, st, L.S_ERROR)
 
 
 # ------------------------------------------------------------------ P1 setup, P1.3 / P4.3 deal
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup(st, cfg, prng, log):
     """P1.2 removal (chance, see module docstring) and round 0's shuffled deck."""
     n = cfg[L.C_N]
@@ -147,7 +153,12 @@ def _setup(st, cfg, prng, log):
     shuffle_inplace(st[L.S_DECK:L.S_DECK + k], k, prng, L.RNG_CHANCE)   # P1.3 shuffle
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def _nth(order, j):
+    return (order >> (4 * j)) & 15
+
+
+@njit(cache=True, _nrt=False)
 def deal(st, cfg, foyer_start, log):
     """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
     players still in the game only: ``foyer_start`` rounds into the Foyers, then the
@@ -155,12 +166,12 @@ def deal(st, cfg, foyer_start, log):
     n = cfg[L.C_N]
     alive = st[L.S_ALIVE]
     na = popcount(alive)
-    order = np.empty(L.MAXP, np.int64)
+    order = 0                        # 4 bits a place: the seats in turn order
     k = 0
     for j in range(n):
         p = (st[L.S_INIT] + j) % n
         if (alive >> p) & 1:
-            order[k] = p
+            order |= p << (4 * k)
             k += 1
     nd = st[L.S_DECK_LEN]
     deckset = np.int64(0)
@@ -173,15 +184,15 @@ def deal(st, cfg, foyer_start, log):
         for j in range(na):
             c = st[L.S_DECK + pos]
             pos += 1
-            st[L.S_FOYER + order[j]] |= _bit(c)
-            _log(cfg, log, L.EV_FOYER_DEAL, order[j], c, 0, 0, 0)
+            st[L.S_FOYER + _nth(order, j)] |= _bit(c)
+            _log(cfg, log, L.EV_FOYER_DEAL, _nth(order, j), c, 0, 0, 0)
     each = (nd - pos) // na
     for _ in range(each):
         for j in range(na):
-            st[L.S_HAND + order[j]] |= _bit(st[L.S_DECK + pos])
+            st[L.S_HAND + _nth(order, j)] |= _bit(st[L.S_DECK + pos])
             pos += 1
     for j in range(na):
-        _log(cfg, log, L.EV_HAND, order[j], st[L.S_HAND + order[j]], 0, 0, 0)
+        _log(cfg, log, L.EV_HAND, _nth(order, j), st[L.S_HAND + _nth(order, j)], 0, 0, 0)
     sel = np.int64(0)
     while pos < nd:
         sel |= _bit(st[L.S_DECK + pos])
@@ -191,7 +202,7 @@ def deal(st, cfg, foyer_start, log):
 
 
 # ------------------------------------------------------------------ P2, P3 a round of turns
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _norm_selection(st, cfg, log):
     """P3.1–P3.2, P3.1a: resolve the Selection into the round's Norm; the rest leave the game."""
     sel = st[L.S_SEL]
@@ -203,7 +214,7 @@ def _norm_selection(st, cfg, log):
     _log(cfg, log, L.EV_SELECTION, sel, kept, 0, 0, 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def apply_play(st, cfg, seat, o, log):
     """P2.1–P2.2: ``seat`` plays option ``o`` (``card * 2 + to``) from its hand: face up
     into the Selection or face down into its own Foyer; a Norm selection when the
@@ -221,7 +232,7 @@ def apply_play(st, cfg, seat, o, log):
         _norm_selection(st, cfg, log)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def turn_options(st, seat, opts):
     """P2.1: ``seat``'s options into ``opts``: every hand card, in increasing id order, to
     the Selection (``card * 2``) then to the own Foyer (``card * 2 + 1``); returns how many."""
@@ -236,14 +247,14 @@ def turn_options(st, seat, opts):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def finish_turns(st, cfg, log):
     """P3.3: every hand is empty; a Selection of 1–4 cards is resolved."""
     if st[L.S_SEL] != 0:
         _norm_selection(st, cfg, log)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def cards_in_hands(st, cfg):
     left = 0
     for p in range(cfg[L.C_N]):
@@ -251,8 +262,8 @@ def cards_in_hands(st, cfg):
     return left
 
 
-@njit(cache=True)
-def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
+@njit(cache=True, _nrt=False)
+def play_turns(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, seat):
     """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start),
     clockwise, skipping empty hands; a Norm selection whenever the Selection reaches 5,
     and one for a last 1–4 cards. (The search policies' rollouts repeat this loop with
@@ -263,7 +274,7 @@ def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
         if st[L.S_HAND + seat] != 0:
             k = turn_options(st, seat, opts)
             o = opts[_decide(fns, st, cfg, obs, seat, L.K_PLAY, opts, k, params, prng,
-                             srng, diag)]
+                             srng, wk, diag)]
             apply_play(st, cfg, seat, o, log)
             left -= 1
         seat = (seat + 1) % n
@@ -271,7 +282,7 @@ def play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, seat):
 
 
 # ------------------------------------------------------------------ P4, P5 controls and the end
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _winners_each(st, cfg):
     """P4.4: most points among players still in the game; tie -> most attributes in common
     with the last Norm (1 per Foyer card for its colour present, 1 for its symbol);
@@ -299,7 +310,7 @@ def _winners_each(st, cfg):
     return win
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def control(st, cfg, log, res):
     """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
     the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
@@ -407,7 +418,7 @@ def next_round(st, cfg, key):
 
 
 # ------------------------------------------------------------------ one game, a batch
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def init_state(cfg, key, st, prng, srng, res):
     """Empty table before P1: everyone in the game, seat 0 holds the Initiative (P1.4)."""
     for i in range(L.ST_LEN):
@@ -422,13 +433,14 @@ def init_state(cfg, key, st, prng, srng, res):
     srng[0] = derive(key, 2, 0)
 
 
-@njit(cache=True)
-def play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res, foyer_start):
+@njit(cache=True, _nrt=False)
+def play_round(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, res,
+               foyer_start):
     """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
     control's CTRL_* verdict."""
     _log(cfg, log, L.EV_ROUND, st[L.S_ROUND], st[L.S_INIT], 0, 0, 0)
     deal(st, cfg, foyer_start, log)
-    play_turns(fns, st, cfg, obs, opts, params, prng, srng, diag, log, st[L.S_INIT])
+    play_turns(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, st[L.S_INIT])
     res[L.R_TURNS] += st[L.S_TURN]
     if cfg[L.C_CHECK_OBS] != 0:
         _check_invariants(st, cfg, diag, True)
@@ -440,12 +452,13 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
     n = cfg[L.C_N]
     srng = np.empty(1, np.uint64)
+    wk = np.empty(L.WK_LEN, np.int64)
     init_state(cfg, key, st, prng, srng, res)
     _setup(st, cfg, prng, log)
     foyer_start = cfg[L.C_FOYER_START]
     while True:
-        verdict = play_round(fns, st, cfg, obs, opts, params, prng, srng, diag, log, res,
-                             foyer_start)
+        verdict = play_round(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log,
+                             res, foyer_start)
         foyer_start = 0
         st[L.S_ROUND] += 1
         if verdict == CTRL_END:

@@ -103,6 +103,14 @@ O_T_FOYER = _obs.add(MAXP)  # every seat's Foyer (face down)
 O_T_DEAD = _obs.add()       # eliminated players' Foyers (out of the game unseen, P4.2)
 OBS_LEN = _obs.size
 
+# ---------------------------------------------------------------- scratch (one per game)
+# The turn loop runs without NRT (it never allocates): the M2 check's space is ``wk``.
+_wk = Fields("scratch")
+W_ST2 = _wk.add(ST_LEN)          # the M2 check's scrambled copy of st …
+W_OBS2 = _wk.add(OBS_LEN)        # … and its observation
+W_SCRAMBLE = _wk.add(2 * MAXP + 1 + NCARD)  # scramble_hidden: locations, then cards
+WK_LEN = _wk.size
+
 # ---------------------------------------------------------------- results (one row per game)
 _res = Fields("results")
 R_ROUNDS = _res.add()

@@ -32,7 +32,7 @@ from demos_sim.protocole import layout as L
 from demos_sim.rng import below
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
     n = cfg[L.C_N]
@@ -65,7 +65,7 @@ def observe(st, cfg, seat, kind, obs):
             obs[i] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hidden_locations(st, cfg, seat, locs):
     """State offsets of every location ``seat`` cannot see; returns how many."""
     k = 0
@@ -78,14 +78,14 @@ def _hidden_locations(st, cfg, seat, locs):
     return k + 1
 
 
-@njit(cache=True)
-def scramble_hidden(st, cfg, seat, kind, rng):
+@njit(cache=True, _nrt=False)
+def scramble_hidden(st, cfg, seat, kind, rng, scratch):
     """Permute, in place, the cards ``seat`` cannot see: other players' hands and Foyers
     and eliminated players' Foyers. Every location keeps its size, so public counts are
-    unchanged."""
-    locs = np.empty(2 * L.MAXP + 1, np.int64)
+    unchanged. ``scratch``: int64 space for 2·MAXP + 1 + NCARD values."""
+    locs = scratch[:2 * L.MAXP + 1]
     nl = _hidden_locations(st, cfg, seat, locs)
-    cards = np.empty(L.NCARD, np.int64)
+    cards = scratch[2 * L.MAXP + 1:2 * L.MAXP + 1 + L.NCARD]
     nc = 0
     for i in range(nl):
         x = st[locs[i]]

@@ -70,6 +70,7 @@ class PTable:
         self.opts = np.zeros(L.MAXOPT, np.int64)
         self.prng = np.zeros(L.NSTREAM, np.uint64)
         self.srng = np.zeros(1, np.uint64)
+        self.wk = np.zeros(L.WK_LEN, np.int64)
         self.res = np.zeros(L.RES_LEN, np.int64)
         self.diag = np.zeros(E.DIAG_LEN, np.int64)
         self.log = np.zeros(L.EV_W * 4000, np.int64)
@@ -105,14 +106,15 @@ class PTable:
 
     def turns(self):
         E.play_turns(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
-                     self.prng, self.srng, self.diag, self.log, self.st[L.S_INIT])
+                     self.prng, self.srng, self.wk, self.diag, self.log, self.st[L.S_INIT])
 
     def control(self):
         return E.control(self.st, self.cfg, self.log, self.res)
 
     def round(self, foyer_start=0):
         return E.play_round(self.fns, self.st, self.cfg, self.obs, self.opts, self.params,
-                            self.prng, self.srng, self.diag, self.log, self.res, foyer_start)
+                            self.prng, self.srng, self.wk, self.diag, self.log, self.res,
+                            foyer_start)
 
     # ---------------------------------------------------------------- reading back
     def events(self):

@@ -111,7 +111,7 @@ ISMCTS_PARAMS = tuple(PLANNER_PARAMS) + (16.0, 0.0, 0.0, 0.0, 1.0)
 ROLL_BASIC = N_PARAMS - 1      # in the rollouts' parameter rows only (rollout_policy)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)
 def rollout_policy(cfg, obs, opts, n_opts, params, rng):
     """Every seat's play in a rollout: ``planner`` with the searching policy's
     ``params[0:16]``, or (``params[ROLL_BASIC]`` = 1: the rollout rows :func:`search`
@@ -138,7 +138,7 @@ def _deal_pool(pool, rng):
     return cards, k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _take(cards, pos, count):
     m = np.int64(0)
     for i in range(count):
@@ -146,7 +146,7 @@ def _take(cards, pos, count):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hidden_counts(cfg, obs, cnt):
     """What the observation says about the hidden cards, per seat ``p`` (into ``cnt``,
     3 × MAXP): ``cnt[p]`` its hand size, ``cnt[MAXP + p]`` its Foyer cards from this
@@ -226,7 +226,7 @@ def determinise(cfg, obs, st, rng):
     return nb - ib
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def roll_turns(cfg, st, obs, opts, rparams, prng, log, seat):
     """The rest of a round's turns from ``seat``: the loop of the engine's
     :func:`~demos_sim.protocole.engine.play_turns` (P2.1–P2.2, P3.3) with the engine's

@@ -37,7 +37,7 @@ from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_hand(obs):
     """The hand of the next seat clockwise that will still have a card to play (P2.1:
     empty hands are skipped); the seat's own hand when nobody else has a card."""

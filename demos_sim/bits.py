@@ -35,12 +35,12 @@ if config.DISABLE_JIT:
         x = int(x) & _U64
         return (x & -x).bit_length() - 1
 else:
-    @njit(cache=True, inline="always")
+    @njit(cache=True, _nrt=False, inline="always")
     def popcount(x):
         """Number of set bits of a non-negative int64."""
         return _ctpop(x)
 
-    @njit(cache=True, inline="always")
+    @njit(cache=True, _nrt=False, inline="always")
     def lowest_bit(x):
         """Index of the lowest set bit of a non-zero int64."""
         return trailing_zeros(x)

@@ -9,7 +9,7 @@ from numba import njit
 EV_W = 6
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def log_event(on, log, t, a, b, c, d, e):
     """Append one event when ``on`` (the configuration's log flag) is set."""
     if on == 0:

@@ -9,7 +9,7 @@ Both searches evaluate every live candidate on the same determinisation in an it
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def stage_length(k, budget):
     """Iterations per stage for ``k`` candidates: the budget over ⌈log2 k⌉ stages (at
     least one stage, at least one iteration)."""
@@ -21,7 +21,7 @@ def stage_length(k, budget):
     return max(1, budget // stages)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_better_half(tot, cand, active):
     """Move the better half of the ``active`` candidates (``tot`` sums, ``cand`` their
     option indices) to the front, in place and stable (ties keep their order); returns

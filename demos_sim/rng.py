@@ -24,7 +24,7 @@ _S32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def mix64(z):
     """splitmix64 finaliser: a bijective hash of one uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -32,7 +32,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_u64(state, i):
     """Advance stream ``state[i]`` and return 64 random bits."""
     s = state[i] + _GOLDEN
@@ -40,14 +40,14 @@ def next_u64(state, i):
     return mix64(s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def below(state, i, n):
     """Uniform integer in ``[0, n)`` from stream ``state[i]`` (n < 2**32)."""
     r = next_u64(state, i) & _MASK32
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle_inplace(arr, n, state, i):
     """Fisher–Yates shuffle of ``arr[:n]`` with stream ``state[i]``."""
     for k in range(n - 1, 0, -1):
@@ -57,7 +57,7 @@ def shuffle_inplace(arr, n, state, i):
         arr[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def derive(key, a, b):
     """Stream seed for item ``(a, b)`` under a 64-bit key (games in a chunk, seats …)."""
     return mix64(mix64(key ^ mix64(np.uint64(a) + _GOLDEN)) + np.uint64(b) * _GOLDEN)

@@ -39,12 +39,12 @@ from demos_sim.rng import derive, shuffle_inplace
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _log(cfg, log, t, a, b, c, d, e):
     log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _seat_at(st, cfg, j):
     """The j-th seat of the round's action order: dealer+1, dealer+2, …, dealer."""
     return (st[L.S_DEALER] + 1 + j) % cfg[L.C_N]

@@ -33,7 +33,7 @@ from demos_sim.demos import layout as L
 from demos_sim.rng import shuffle_inplace
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def is_team_decision(kind):
     return (kind == L.K_VETO or kind == L.K_ALLOC or kind == L.K_MEDIA or kind == L.K_COLOUR
             or kind == L.K_ANNOUNCE)

@@ -19,7 +19,7 @@ KIND_NAMES = {KIND_NONE: None, KIND_RUN: "run", KIND_CARRE: "carre"}
 _LOW10 = 0x3FF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def suit_slice(mask, s):
     return (mask >> (10 * s)) & _LOW10
 
@@ -29,14 +29,14 @@ _SLICE_SUM = np.array([sum(i + 1 for i in range(10) if (m >> i) & 1) for m in ra
                       dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def total_value(mask):
     """Sum of the face values of the cards in ``mask`` (D3.0)."""
     return (_SLICE_SUM[mask & _LOW10] + _SLICE_SUM[(mask >> 10) & _LOW10]
             + _SLICE_SUM[(mask >> 20) & _LOW10] + _SLICE_SUM[(mask >> 30) & _LOW10])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def max_suit_count(mask):
     """D4.3 step 1: the largest number of cards of one suit in ``mask``."""
     best = 0
@@ -47,7 +47,7 @@ def max_suit_count(mask):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     """Best combination of a hand (D4.1–D4.2, X1).
 
@@ -149,7 +149,7 @@ def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     return best_kind, best_score, best_cm
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def round_key(mask, kind, score, cm):
     """D4.3 order as one integer: (score, largest suit count, unplayed total); -1 abandoned."""
     if kind == 0:
@@ -158,7 +158,7 @@ def round_key(mask, kind, score, cm):
     return (score * 16 + max_suit_count(mask)) * 64 + unpl
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl):
     for i in range(masks.shape[0]):
         k, s, c = best_combo(masks[i], full, carre, rb0, rb1, rb2, favs[i], bonus)

@@ -138,7 +138,7 @@ CAND = WU + 40             # root candidates: option indices (MAXOPT)
 WS_LEN = CAND + MAXOPT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
     """Add ``need`` cards of the unseen list ``ws[WU + k : WU + nu]`` to ``h``: the best
     (D4.1 score) of ``tries`` uniform draws. The chosen cards end at ``ws[WU + k:]``."""
@@ -170,7 +170,7 @@ def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
     return h | pick
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinise(cfg, obs, ws, rng, skill):
     """Deal the cards ``obs``'s seat has not seen into ``ws`` (hands, face-down secret
     discards, deck); returns the number of unseen cards left over for the deck (it
@@ -239,7 +239,7 @@ def determinise(cfg, obs, ws, rng, skill):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_truth(cfg, obs, ws):
     """The ``omniscient`` reference's determinisation (``P_TRUTH`` = 1): the true deal,
     copied from the observation's truth block (``O_T_*``, written only for a reference
@@ -263,7 +263,7 @@ def deal_truth(cfg, obs, ws):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_hands_truth(cfg, obs, ws, rng):
     """The ``omniscient_hands`` reference's determinisation (``P_TRUTH`` = 2): the true
     hands and face-down cards as :func:`deal_truth`, but the People deck's cards in a
@@ -278,7 +278,7 @@ def deal_hands_truth(cfg, obs, ws, rng):
     return nd
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _roll_public(sr, h, fav, seen, allc, params, hpol):
     """A rollout's public discard (D3.2): greedy's, or heuristic's over the unseen cards."""
     if hpol:
@@ -289,7 +289,7 @@ def _roll_public(sr, h, fav, seen, allc, params, hpol):
     return greedy_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, hpol):
     """A rollout's secret (D3.3) or unanimous (D3.4.3) turn: greedy's or heuristic's."""
     if hpol:
@@ -299,7 +299,7 @@ def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, 
     return greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _apply(o, h, table, ws, dpos, nd):
     """D3.3 / D3.4.3: discard ``o // 64``, then draw the next card of the determinised deck
     (``DECK_TOP``) or take the face-up ``o % 64``; ``(hand, table, deck position)``."""
@@ -316,7 +316,7 @@ def _apply(o, h, table, ws, dpos, nd):
     return h, table, dpos
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     """Play the round on from the determinisation in ``ws``: the seat at action position
     ``j0`` plays option ``o0`` of a ``kind0`` decision, then every seat plays ``greedy``;
@@ -460,7 +460,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     return v + params[P_POINTS] * score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
     """Root candidates of a discard turn into ``ws[CAND:]`` (option indices), best static
     value first; returns how many (at most ``params[P_WIDTH]``)."""
@@ -509,7 +509,7 @@ def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
     return width
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _position(obs):
     """The deciding seat's place in the round's action order (dealer's left first)."""
     return (obs[O_SEAT] - obs[O_DEALER] - 1) % obs[O_N]

@@ -37,7 +37,7 @@ P_BUDGET, P_Q = 12, 13
 SEARCH_PARAMS = tuple(HEURISTIC_PARAMS[:P_BUDGET]) + (12.0, 0.8) + tuple(HEURISTIC_PARAMS[P_Q + 1:])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_unseen(unseen, k, rng):
     """Mask of ``min(k, |unseen|)`` distinct cards drawn uniformly from ``unseen``."""
     n = popcount(unseen)
@@ -57,7 +57,7 @@ def sample_unseen(unseen, k, rng):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turn_value(sr, h, table, fav, unseen, fl, notake):
     """Best expected utility of one compulsory turn (discard, then draw or take)."""
     nu = popcount(unseen)
@@ -83,13 +83,13 @@ def turn_value(sr, h, table, fav, unseen, fl, notake):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _two_turn(sr, h, table, fav, unseen, fl, notake, q):
     return (1.0 - q) * util(value5(sr, h, fav), fl) + q * turn_value(sr, h, table, fav, unseen,
                                                                        fl, notake)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
     fl = params[P_FLOOR]
     notake = params[P_NOTAKE] > 0

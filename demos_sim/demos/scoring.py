@@ -11,6 +11,8 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
+from numba.cpython.unsafe.numbers import leading_zeros
+
 from demos_sim.bits import popcount
 from demos_sim.cards import card_id, codes_of, SUITS
 
@@ -47,6 +49,127 @@ def max_suit_count(mask):
     return best
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _highest_bit(x):
+    return 63 - leading_zeros(x)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _windows(s):
+    """Bit b set: the 10-bit slice ``s`` holds the values b+1, b+2, b+3."""
+    return s & (s >> 1) & (s >> 2)
+
+
+@njit(cache=True, _nrt=False)
+def _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2, fav, bonus):
+    """(score, combo mask) of the best run when run_base[0] >= [1] >= [2] (``runs`` != 0).
+
+    Each window b (values b+1 … b+3) scores by the fewest suits that hold it (D4.1), a
+    one-suit run in the favourite suit with the X1 bonus, and that suit first when it
+    holds the window; the best window is the highest score, then the lowest b (the most
+    unplayed value, D4.2). Every window is classed at once with bit operations (one
+    suit, two suits, three) and only the chosen one is built: the same choice, suit for
+    suit, as trying the windows one by one (:func:`_best_run_any`)."""
+    w0 = _windows(s0)
+    w1 = _windows(s1)
+    w2 = _windows(s2)
+    w3 = _windows(s3)
+    one = w0 | w1 | w2 | w3
+    two = (_windows(s0 | s1) | _windows(s0 | s2) | _windows(s0 | s3) | _windows(s1 | s2)
+           | _windows(s1 | s3) | _windows(s2 | s3))
+    wf = 0
+    if fav == 0:
+        wf = w0
+    elif fav == 1:
+        wf = w1
+    elif fav == 2:
+        wf = w2
+    elif fav == 3:
+        wf = w3
+    best = -1
+    bb = 0
+    cls = 0
+    for c in range(4):                # 0 favourite suit, 1 one suit, 2 two, 3 three
+        if c == 0:
+            m, base = wf, rb0 + bonus
+        elif c == 1:
+            m, base = one & ~wf, rb0
+        elif c == 2:
+            m, base = two & ~one, rb1
+        else:
+            m, base = runs & ~two, rb2
+        if m:
+            b = _highest_bit(m)
+            sc = base + b + 1
+            if sc > best or (sc == best and b < bb):
+                best = sc
+                bb = b
+                cls = c
+    w = 7 << bb
+    if cls == 0:
+        return best, w << (10 * fav)
+    if cls == 1:
+        for s in range(4):
+            if (suit_slice_of(s0, s1, s2, s3, s) & w) == w:
+                return best, w << (10 * s)
+    if cls == 2:
+        for x in range(4):
+            sx = suit_slice_of(s0, s1, s2, s3, x)
+            for y in range(x + 1, 4):
+                sy = suit_slice_of(s0, s1, s2, s3, y)
+                if ((sx | sy) & w) == w:
+                    return best, ((sx & w) << (10 * x)) | (((sy & w) & ~sx) << (10 * y))
+    cm = 0
+    for i in range(3):
+        bit = 1 << (bb + i)
+        for s in range(4):
+            if suit_slice_of(s0, s1, s2, s3, s) & bit:
+                cm |= bit << (10 * s)
+                break
+    return best, cm
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def suit_slice_of(s0, s1, s2, s3, s):
+    return s0 if s == 0 else (s1 if s == 1 else (s2 if s == 2 else s3))
+
+
+@njit(cache=True, _nrt=False)
+def _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus):
+    """(score, combo mask) of the best run for any run_base: every choice of one card per
+    value of every window (``runs`` != 0)."""
+    best_score = -1
+    best_unpl = -1
+    best_cm = 0
+    for b in range(8):
+        if not (runs >> b) & 1:
+            continue
+        score = -1
+        cm = 0
+        for a in range(4):
+            if not suit_slice(mask, a) & (1 << b):
+                continue
+            for c in range(4):
+                if not suit_slice(mask, c) & (1 << (b + 1)):
+                    continue
+                for d in range(4):
+                    if not suit_slice(mask, d) & (1 << (b + 2)):
+                        continue
+                    k = 1 + (c != a) + (d != a and d != c)
+                    sc = (rb0 if k == 1 else (rb1 if k == 2 else rb2)) + b + 1
+                    if k == 1 and a == fav:
+                        sc += bonus
+                    if sc > score:
+                        score = sc
+                        cm = ((1 << b) << (10 * a)) | ((2 << b) << (10 * c)) | ((4 << b) << (10 * d))
+        unpl = -(6 + 3 * b)   # relative: total is common to every candidate
+        if score > best_score or (score == best_score and unpl > best_unpl):
+            best_score = score
+            best_unpl = unpl
+            best_cm = cm
+    return best_score, best_cm
+
+
 @njit(cache=True, _nrt=False)
 def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     """Best combination of a hand (D4.1–D4.2, X1).
@@ -68,71 +191,19 @@ def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     s2 = suit_slice(mask, 2)
     s3 = suit_slice(mask, 3)
     vals = s0 | s1 | s2 | s3
-    runs = vals & (vals >> 1) & (vals >> 2)   # bit b: values b+1, b+2, b+3 present
+    runs = _windows(vals)
     best_kind = 0
     best_score = -1
     best_unpl = -1
     best_cm = 0
     if runs:
-        monotone = rb0 >= rb1 and rb1 >= rb2
-        for b in range(8):
-            if not (runs >> b) & 1:
-                continue
-            w = 7 << b
-            used = 6 + 3 * b  # values b+1 + b+2 + b+3, whatever the suits
-            score = -1
-            cm = 0
-            if monotone:
-                # fewest distinct suits is best; one-suit in the favourite suit is best of all
-                one = -1
-                for s in range(4):
-                    if (suit_slice(mask, s) & w) == w:
-                        if one < 0 or s == fav:
-                            one = s
-                if one >= 0:
-                    score = rb0 + b + 1 + (bonus if one == fav else 0)
-                    cm = w << (10 * one)
-                else:
-                    for x in range(4):
-                        sx = suit_slice(mask, x)
-                        for y in range(x + 1, 4):
-                            sy = suit_slice(mask, y)
-                            if score < 0 and ((sx | sy) & w) == w:
-                                score = rb1 + b + 1
-                                cm = ((sx & w) << (10 * x)) | (((sy & w) & ~sx) << (10 * y))
-                    if score < 0:
-                        score = rb2 + b + 1
-                        cm = 0
-                        for i in range(3):
-                            bit = 1 << (b + i)
-                            for s in range(4):
-                                if suit_slice(mask, s) & bit:
-                                    cm |= bit << (10 * s)
-                                    break
-            else:
-                # any run_base: try every choice of one card per value
-                for a in range(4):
-                    if not suit_slice(mask, a) & (1 << b):
-                        continue
-                    for c in range(4):
-                        if not suit_slice(mask, c) & (1 << (b + 1)):
-                            continue
-                        for d in range(4):
-                            if not suit_slice(mask, d) & (1 << (b + 2)):
-                                continue
-                            k = 1 + (c != a) + (d != a and d != c)
-                            sc = (rb0 if k == 1 else (rb1 if k == 2 else rb2)) + b + 1
-                            if k == 1 and a == fav:
-                                sc += bonus
-                            if sc > score:
-                                score = sc
-                                cm = ((1 << b) << (10 * a)) | ((2 << b) << (10 * c)) | ((4 << b) << (10 * d))
-            unpl = -used  # relative: total is common to every candidate
-            if score > best_score or (score == best_score and unpl > best_unpl):
-                best_kind = 1
-                best_score = score
-                best_unpl = unpl
-                best_cm = cm
+        if rb0 >= rb1 and rb1 >= rb2:
+            best_score, best_cm = _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2,
+                                                     fav, bonus)
+        else:
+            best_score, best_cm = _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus)
+        best_kind = 1
+        best_unpl = -total_value(best_cm)
     if full:
         quad = s0 & s1 & s2 & s3
         if quad:

@@ -9,7 +9,7 @@ import itertools
 
 import numpy as np
 import pytest
-from ref_scoring import ref_best
+from ref_scoring import combination_score, ref_best
 
 from demos_sim.cards import SUITS, card_code
 from demos_sim.demos.scoring import best_combination, best_combinations
@@ -40,6 +40,9 @@ def _check_all(hands, rules, **variants):
         assert cm & ~hm == 0, codes          # the combination is drawn from the hand
         ncards = bin(cm).count("1")
         assert ncards == {None: 0, "run": 3, "carre": 4}[kind], codes
+        if kind is not None:                 # the cards played score what is claimed
+            played = [card_code(c) for c in range(40) if (cm >> c) & 1]
+            assert combination_score(played, rules, **vkw) == (kind, score), codes
     assert not bad, bad
 
 
@@ -72,3 +75,43 @@ def test_D4_scalar_and_vectorised_agree():
                                                    int(many["unplayed_total"][0]))
         ref = ref_best(codes, favourite_suit=fav, favourite_suit_bonus=10)
         assert (one.kind, one.score, one.unplayed_total) == ref
+
+
+def _ref_best_any(codes, fav, bonus, run_base):
+    """D4.2 over every 3- and 4-card subset of a hand of any size (the brute force)."""
+    total = sum(int(c[:-1]) for c in codes)
+    best = (None, 0, total)
+    for size in (3, 4):
+        for sub in itertools.combinations(codes, size):
+            r = combination_score(sub, "full", 30, run_base, fav, bonus)
+            if r is not None:
+                key = (r[1], total - sum(int(c[:-1]) for c in sub))
+                if best[0] is None or key > best[1:]:
+                    best = (r[0], *key)
+    return best
+
+
+@pytest.mark.parametrize("run_base", [(12, 8, 4), (10, 10, 4), (4, 8, 12)])
+def test_D4_six_card_hands_with_favourite_suits(run_base):
+    """The bots score 6-card hands (a hand and a card they could take) and favourite
+    suits (X1): 4,000 random hands of 6 against the brute force, for the default
+    run_base, one with a one-suit / two-suit tie (10, 10: a window held in one suit and
+    in two must score once), and a non-monotone one; the cards played score the claim."""
+    from demos_sim.demos.scoring import best_combo
+
+    rng = np.random.default_rng(6)
+    for _ in range(4000):
+        ids = rng.choice(40, 6, replace=False)
+        codes = [card_code(int(c)) for c in ids]
+        f = int(rng.integers(-1, 4))
+        bonus = int(rng.choice([0, 3, 9]))
+        fav = SUITS[f] if f >= 0 else None
+        mask = int(np.bitwise_or.reduce(np.left_shift(np.int64(1), ids.astype(np.int64))))
+        kd, sc, cm = best_combo(mask, 1, 30, *run_base, f, bonus)
+        total = sum(int(c[:-1]) for c in codes)
+        played = [card_code(c) for c in range(40) if (cm >> c) & 1]
+        got = (KIND[kd], sc, total - sum(int(c[:-1]) for c in played))
+        assert got == _ref_best_any(codes, fav, bonus, run_base), (codes, fav, bonus)
+        if kd:
+            assert cm & ~mask == 0
+            assert combination_score(played, "full", 30, run_base, fav, bonus) == (KIND[kd], sc)

@@ -566,7 +566,7 @@ def _colour(obs, seat, params, rng):
           description="expected value over unseen cards; veto, Media and figure planning",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
                  "legacy": P_LEGACY})
-@njit(POLICY_SIG, cache=True)
+@njit(POLICY_SIG, cache=True, _nrt=False)
 def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
     seat = obs[O_SEAT]

@@ -50,13 +50,15 @@ test-fast: $(STAMP)
 serve: $(STAMP)
 	$(VENV)/bin/demos-sim serve --port 8050
 
-# Every benchmark at a size that keeps the whole under a few minutes; each appends its
-# figures to benchmarks/history.csv, and the last step prints them next to the last
-# committed figures (git show HEAD:benchmarks/history.csv) as speed ratios.
+# Every benchmark at a size that keeps the whole under a few minutes (each two-core run
+# a few seconds long: shorter ones measure the workers' start-up, not their speed); each
+# appends its figures to benchmarks/history.csv, and the last step prints them next to
+# the last committed figures (git show HEAD:benchmarks/history.csv) as speed ratios.
+# Where the time goes: benchmarks/perf_profile.py (perf, function by function).
 bench: $(STAMP)
-	$(PY) benchmarks/bench_demos.py --games 20000 --repeats 3 --policies greedy,random,heuristic --pure-seconds 2
-	$(PY) benchmarks/bench_protocole.py --games 100000 --repeats 3
-	$(PY) benchmarks/bench_assemblee.py --games 20000 --repeats 3
+	$(PY) benchmarks/bench_demos.py --games 60000 --repeats 3 --policies greedy,random,heuristic --pure-seconds 2
+	$(PY) benchmarks/bench_protocole.py --games 300000 --repeats 3
+	$(PY) benchmarks/bench_assemblee.py --games 40000 --repeats 3
 	$(PY) benchmarks/bench_rungs.py --game demos --seconds 5
 	$(PY) benchmarks/bench_rungs.py --game protocole --seconds 5
 	$(PY) benchmarks/history.py

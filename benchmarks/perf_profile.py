@@ -1,6 +1,6 @@
 """Where a game's time goes: a `perf` profile of the jitted kernels, function by function.
 
-    .venv/bin/python benchmarks/profile.py [--game demos] [--policy greedy] [--games 30000]
+    .venv/bin/python benchmarks/perf_profile.py [--game demos] [--policy greedy] [--games 30000]
         [--frequency 2000] [--top 25]
 
 The workloads are the benchmarks' (DĒMOS full rules 4 players, Protocole 4 players each
@@ -134,7 +134,7 @@ def main(argv=None):
     if a.inner:
         return _inner(a)
     if shutil.which("perf") is None:
-        sys.exit("profile.py: perf is not installed (Debian: apt-get install linux-perf)")
+        sys.exit("perf_profile.py: perf is not installed (Debian: apt-get install linux-perf)")
     with tempfile.TemporaryDirectory(prefix="demos-profile-") as tmp:
         env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba"),
                    OPENBLAS_NUM_THREADS="1")

@@ -1,13 +1,13 @@
 """Bit tricks for 64-bit masks inside kernels (LLVM intrinsics: one instruction each).
 
 Under ``NUMBA_DISABLE_JIT=1`` (stepping through a policy in a debugger) numba's
-intrinsics cannot run as Python, so the same two functions are defined in plain Python
+intrinsics cannot run as Python, so the same three functions are defined in plain Python
 instead; they give the same answers on every int64 (tests/kit/test_nojit.py).
 """
 
 from numba import config, njit
 from numba.core import types
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 _U64 = (1 << 64) - 1
@@ -34,6 +34,10 @@ if config.DISABLE_JIT:
         """Index of the lowest set bit of a non-zero int64."""
         x = int(x) & _U64
         return (x & -x).bit_length() - 1
+
+    def highest_bit(x):
+        """Index of the highest set bit of a non-zero int64."""
+        return (int(x) & _U64).bit_length() - 1
 else:
     @njit(cache=True, _nrt=False, inline="always")
     def popcount(x):
@@ -44,3 +48,8 @@ else:
     def lowest_bit(x):
         """Index of the lowest set bit of a non-zero int64."""
         return trailing_zeros(x)
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def highest_bit(x):
+        """Index of the highest set bit of a non-zero int64."""
+        return 63 - leading_zeros(x)

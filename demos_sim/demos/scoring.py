@@ -11,9 +11,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 from numba import njit
 
-from numba.cpython.unsafe.numbers import leading_zeros
-
-from demos_sim.bits import popcount
+from demos_sim.bits import highest_bit, popcount
 from demos_sim.cards import card_id, codes_of, SUITS
 
 KIND_NONE, KIND_RUN, KIND_CARRE = 0, 1, 2
@@ -47,11 +45,6 @@ def max_suit_count(mask):
         if c > best:
             best = c
     return best
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _highest_bit(x):
-    return 63 - leading_zeros(x)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -99,7 +92,7 @@ def _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2, fav, bonus):
         else:
             m, base = runs & ~two, rb2
         if m:
-            b = _highest_bit(m)
+            b = highest_bit(m)
             sc = base + b + 1
             if sc > best or (sc == best and b < bb):
                 best = sc

@@ -18,7 +18,7 @@ import json, sys, warnings
 warnings.filterwarnings("ignore")
 import numba
 import numpy as np
-from demos_sim.bits import lowest_bit, popcount
+from demos_sim.bits import highest_bit, lowest_bit, popcount
 from demos_sim.registry import load_plugin
 from demos_sim.demos import layout as L, position
 from demos_sim.demos.record import play_logged
@@ -29,7 +29,8 @@ load_plugin(sys.argv[1])
 rng = np.random.default_rng(1)
 xs = [int(x) for x in rng.integers(-2**63, 2**63 - 1, 300, dtype=np.int64)]
 xs += [1, 2, 3, 2**39, 2**39 + 2**7, -1, -2**63, 2**63 - 1]
-bits = [[int(popcount(np.int64(x))), int(lowest_bit(np.int64(x)))] for x in xs]
+bits = [[int(popcount(np.int64(x))), int(lowest_bit(np.int64(x))), int(highest_bit(np.int64(x)))]
+        for x in xs]
 games = []
 for setup, pols in [(("full", "individual", 4), ["first_bot", "greedy", "random", "heuristic"]),
                     (("full", "2v2+1", 5), ["first_bot"]),
@@ -62,11 +63,12 @@ def test_a_plugin_plays_the_same_games_with_and_without_jit():
     assert plain["games"] == jit["games"]                 # M2 check on: diag equal too
     assert all(d[0] > 0 for _, d in plain["games"])       # decisions were checked
     assert plain["choice"] == jit["choice"] == "discard 1C, take 9S"
-    # bits.py's plain-Python popcount / lowest_bit agree with the LLVM intrinsics and with
-    # a reference on two's-complement 64-bit words
+    # bits.py's plain-Python popcount / lowest_bit / highest_bit agree with the LLVM
+    # intrinsics and with a reference on two's-complement 64-bit words
     assert plain["bits"] == jit["bits"]
-    for x, (pc, lb) in zip(plain["xs"], plain["bits"]):
+    for x, (pc, lb, hb) in zip(plain["xs"], plain["bits"]):
         u = x & (2**64 - 1)
         assert pc == bin(u).count("1")
         if u:
             assert lb == (u & -u).bit_length() - 1
+            assert 2**hb <= u < 2**(hb + 1)

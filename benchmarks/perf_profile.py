@@ -30,14 +30,19 @@ import warnings
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
-WORKLOADS = {   # game: (default policy, config factory)
-    "demos": ("greedy", lambda: __import__("demos_sim.demos.rules", fromlist=["x"])
-              .DemosConfig("full", "individual", 4)),
-    "protocole": ("cautious", lambda: __import__("demos_sim.protocole.rules", fromlist=["x"])
-                  .ProtocoleConfig("each", None, 4)),
-    "assemblee": ("civic", lambda: __import__("demos_sim.assemblee.rules", fromlist=["x"])
-                  .AssembleeConfig(10)),
-}
+DEFAULT_POLICY = {"demos": "greedy", "protocole": "cautious", "assemblee": "civic"}
+
+
+def _config(game):
+    """The benchmarks' configuration of ``game``."""
+    if game == "demos":
+        from demos_sim.demos.rules import DemosConfig
+        return DemosConfig("full", "individual", 4)
+    if game == "protocole":
+        from demos_sim.protocole.rules import ProtocoleConfig
+        return ProtocoleConfig("each", None, 4)
+    from demos_sim.assemblee.rules import AssembleeConfig
+    return AssembleeConfig(10)
 
 
 def _symbols():
@@ -71,8 +76,8 @@ def _write_map(syms):
 def _inner(a):
     from demos_sim.runner.simulate import simulate
 
-    policy = a.policy or WORKLOADS[a.game][0]
-    cfg = WORKLOADS[a.game][1]()
+    policy = a.policy or DEFAULT_POLICY[a.game]
+    cfg = _config(a.game)
     simulate(a.game, cfg, [policy], 500, 1)                       # compile
     _write_map(_symbols())
     t = time.perf_counter()
@@ -124,7 +129,7 @@ def _report(data, top):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=sorted(WORKLOADS), default="demos")
+    ap.add_argument("--game", choices=sorted(DEFAULT_POLICY), default="demos")
     ap.add_argument("--policy", help="policy spec on every seat (default: the benchmark's)")
     ap.add_argument("--games", type=int, default=30000)
     ap.add_argument("--frequency", type=int, default=2000, help="perf samples per second")

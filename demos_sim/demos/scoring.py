@@ -54,7 +54,7 @@ def _windows(s):
 
 
 @njit(cache=True, _nrt=False)
-def _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2, fav, bonus):
+def _best_run_monotone(mask, runs, rb0, rb1, rb2, fav, bonus):
     """(score, combo mask) of the best run when run_base[0] >= [1] >= [2] (``runs`` != 0).
 
     Each window b (values b+1 … b+3) scores by the fewest suits that hold it (D4.1), a
@@ -63,22 +63,14 @@ def _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2, fav, bonus):
     unplayed value, D4.2). Every window is classed at once with bit operations (one
     suit, two suits, three) and only the chosen one is built: the same choice, suit for
     suit, as trying the windows one by one (:func:`_best_run_any`)."""
-    w0 = _windows(s0)
-    w1 = _windows(s1)
-    w2 = _windows(s2)
-    w3 = _windows(s3)
-    one = w0 | w1 | w2 | w3
+    s0 = suit_slice(mask, 0)
+    s1 = suit_slice(mask, 1)
+    s2 = suit_slice(mask, 2)
+    s3 = suit_slice(mask, 3)
+    one = _windows(s0) | _windows(s1) | _windows(s2) | _windows(s3)
     two = (_windows(s0 | s1) | _windows(s0 | s2) | _windows(s0 | s3) | _windows(s1 | s2)
            | _windows(s1 | s3) | _windows(s2 | s3))
-    wf = 0
-    if fav == 0:
-        wf = w0
-    elif fav == 1:
-        wf = w1
-    elif fav == 2:
-        wf = w2
-    elif fav == 3:
-        wf = w3
+    wf = _windows(suit_slice(mask, fav)) if fav >= 0 else 0
     best = -1
     bb = 0
     cls = 0
@@ -103,28 +95,23 @@ def _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2, fav, bonus):
         return best, w << (10 * fav)
     if cls == 1:
         for s in range(4):
-            if (suit_slice_of(s0, s1, s2, s3, s) & w) == w:
+            if (suit_slice(mask, s) & w) == w:
                 return best, w << (10 * s)
     if cls == 2:
         for x in range(4):
-            sx = suit_slice_of(s0, s1, s2, s3, x)
+            sx = suit_slice(mask, x)
             for y in range(x + 1, 4):
-                sy = suit_slice_of(s0, s1, s2, s3, y)
+                sy = suit_slice(mask, y)
                 if ((sx | sy) & w) == w:
                     return best, ((sx & w) << (10 * x)) | (((sy & w) & ~sx) << (10 * y))
     cm = 0
     for i in range(3):
         bit = 1 << (bb + i)
         for s in range(4):
-            if suit_slice_of(s0, s1, s2, s3, s) & bit:
+            if suit_slice(mask, s) & bit:
                 cm |= bit << (10 * s)
                 break
     return best, cm
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def suit_slice_of(s0, s1, s2, s3, s):
-    return s0 if s == 0 else (s1 if s == 1 else (s2 if s == 2 else s3))
 
 
 @njit(cache=True, _nrt=False)
@@ -191,8 +178,7 @@ def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     best_cm = 0
     if runs:
         if rb0 >= rb1 and rb1 >= rb2:
-            best_score, best_cm = _best_run_monotone(s0, s1, s2, s3, runs, rb0, rb1, rb2,
-                                                     fav, bonus)
+            best_score, best_cm = _best_run_monotone(mask, runs, rb0, rb1, rb2, fav, bonus)
         else:
             best_score, best_cm = _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus)
         best_kind = 1

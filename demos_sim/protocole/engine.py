@@ -97,7 +97,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, s
     for i in range(L.ST_LEN):
         st2[i] = st[i]
     scramble_hidden(st2, cfg, seat, kind, srng,
-                    wk[L.W_SCRAMBLE:L.W_SCRAMBLE + 2 * L.MAXP + 1 + L.NCARD])
+                    wk[L.W_SCRAMBLE:L.W_SCRAMBLE + L.SCRAMBLE_LEN])
     row2 = wk[L.W_OBS2:L.W_OBS2 + L.OBS_LEN]
     for i in range(L.O_T_ON):
         row2[i] = -9

@@ -108,7 +108,8 @@ OBS_LEN = _obs.size
 _wk = Fields("scratch")
 W_ST2 = _wk.add(ST_LEN)          # the M2 check's scrambled copy of st …
 W_OBS2 = _wk.add(OBS_LEN)        # … and its observation
-W_SCRAMBLE = _wk.add(2 * MAXP + 1 + NCARD)  # scramble_hidden: locations, then cards
+SCRAMBLE_LEN = 2 * MAXP + 1 + NCARD   # scramble_hidden: hidden locations, then cards
+W_SCRAMBLE = _wk.add(SCRAMBLE_LEN)
 WK_LEN = _wk.size
 
 # ---------------------------------------------------------------- results (one row per game)

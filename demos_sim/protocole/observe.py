@@ -82,10 +82,10 @@ def _hidden_locations(st, cfg, seat, locs):
 def scramble_hidden(st, cfg, seat, kind, rng, scratch):
     """Permute, in place, the cards ``seat`` cannot see: other players' hands and Foyers
     and eliminated players' Foyers. Every location keeps its size, so public counts are
-    unchanged. ``scratch``: int64 space for 2·MAXP + 1 + NCARD values."""
+    unchanged. ``scratch``: int64 space for ``L.SCRAMBLE_LEN`` values."""
     locs = scratch[:2 * L.MAXP + 1]
     nl = _hidden_locations(st, cfg, seat, locs)
-    cards = scratch[2 * L.MAXP + 1:2 * L.MAXP + 1 + L.NCARD]
+    cards = scratch[2 * L.MAXP + 1:L.SCRAMBLE_LEN]
     nc = 0
     for i in range(nl):
         x = st[locs[i]]

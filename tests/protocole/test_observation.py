@@ -83,7 +83,7 @@ def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
         observe(st, arr, seat, L.K_PLAY, a)
         for _ in range(20):
             st2 = st.copy()
-            scramble_hidden(st2, arr, seat, L.K_PLAY, rng, np.zeros(L.WK_LEN, np.int64))
+            scramble_hidden(st2, arr, seat, L.K_PLAY, rng, np.zeros(L.SCRAMBLE_LEN, np.int64))
             b = np.zeros(L.OBS_LEN, np.int64)
             observe(st2, arr, seat, L.K_PLAY, b)
             assert np.array_equal(a, b)

@@ -2,6 +2,10 @@
 
 from importlib.metadata import PackageNotFoundError, version as _version
 
+from demos_sim import numba_cache as _numba_cache
+
+_numba_cache.install()    # before any kernel is defined: cached kernels notice edited callees
+
 try:
     __version__ = _version("demos-sim")
 except PackageNotFoundError:  # running from a source tree that is not installed

@@ -136,17 +136,15 @@ def observe(st, cfg, seat, kind, obs):
     obs[L.O_DECK_LEFT] = st[L.S_DECK_LEN] - st[L.S_DECK_POS]
     obs[L.O_PILE_LEFT] = st[L.S_PILE_LEN] - st[L.S_PILE_POS]
     obs[L.O_VETOED] = st[L.S_VETOED]
+    # seats p >= n never act: their state entries keep the round's start values (-1, -2)
+    up = st[L.S_SEC_UP] == 1
     for p in range(L.MAXP):
-        obs[L.O_PUB + p] = st[L.S_PUB + p] if p < n else -1
-        t = st[L.S_SEC_TAKE + p] if p < n else -2
-        if t < 0:
-            obs[L.O_SEC + p] = t
-        elif p == seat or st[L.S_SEC_UP] == 1:
-            obs[L.O_SEC + p] = st[L.S_SEC + p]
-        else:
-            obs[L.O_SEC + p] = 40
+        obs[L.O_PUB + p] = st[L.S_PUB + p]
+        t = st[L.S_SEC_TAKE + p]
+        sec = st[L.S_SEC + p] if (p == seat or up) else 40
+        obs[L.O_SEC + p] = t if t < 0 else sec
         obs[L.O_SEC_TAKE + p] = t
-        obs[L.O_UNAN_TAKE + p] = st[L.S_UNAN_TAKE + p] if p < n else -2
+        obs[L.O_UNAN_TAKE + p] = st[L.S_UNAN_TAKE + p]
         obs[L.O_MATE_HAND + p] = 0
     if sees_mate_hands(st, cfg):                # D9.2 team_talk = hands
         for p in range(n):

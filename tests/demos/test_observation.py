@@ -97,3 +97,21 @@ def test_M2_scramble_moves_hidden_cards_but_not_the_observation():
             moved_fig += not np.array_equal(st[L.S_FIG:L.S_FIG + 70], st2[L.S_FIG:L.S_FIG + 70])
             assert st2[L.S_HAND + seat] == st[L.S_HAND + seat]
     assert moved_deck > 0 and moved_hand > 0 and moved_fig > 0
+
+
+def test_empty_seats_read_as_nobody():
+    """A 3-player table: seats 3 and 4 never discard, pass or take, in any turn (the
+    observation copies their state entries, which keep the round's start values)."""
+    from demos_sim.demos.positions import position
+
+    pos = position("7S 8S 9S 1H 3D", "unanimous", 0, players=3,
+                   public={1: "6H", 2: "9H", 0: "2C"},
+                   secret={1: ("2D", "deck"), 2: "pass", 0: ("3C", "deck")})
+    o = pos.obs
+    for p in (3, 4):
+        assert (o[L.O_PUB + p], o[L.O_SEC + p], o[L.O_SEC_TAKE + p],
+                o[L.O_UNAN_TAKE + p]) == (-1, -2, -2, -2)
+    # seat 1's public 6H and secret 2D (turned face up, D3.4.2, then the deck): ids
+    # suit * 10 + value - 1, suits S H D C
+    assert (o[L.O_PUB + 1], o[L.O_SEC + 1], o[L.O_SEC_TAKE + 1]) == (15, 21, L.DECK_TOP)
+    assert (o[L.O_SEC + 2], o[L.O_SEC_TAKE + 2]) == (-1, -1)

@@ -53,3 +53,11 @@ else:
     def highest_bit(x):
         """Index of the highest set bit of a non-zero int64."""
         return 63 - leading_zeros(x)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def wrap(q, n):
+    """``q % n`` for ``0 <= q < 2 * n`` (a seat counted round the table) without the
+    division: a 64-bit integer division by a variable takes tens of cycles, and action
+    orders ask for one at every seat."""
+    return q - n if q >= n else q

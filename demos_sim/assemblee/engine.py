@@ -90,6 +90,7 @@ from numba import njit
 from demos_sim import kernel as K
 from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.observe import event_cost, observe_full, pending_cost, scramble_hidden
+from demos_sim.bits import wrap
 from demos_sim.eventlog import log_event
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.D_PUB_DIFF …)
     D_CHECKED, D_DECISION_DIFF, D_ERROR, D_FIRST_DIFF, D_INVARIANT, D_OBS_DIFF, D_OUT_ACTED,
@@ -146,7 +147,7 @@ def _turn_order(st, cfg, seats):
     n = cfg[L.C_N]
     k = 0
     for j in range(n):
-        p = (st[L.S_MC] + 1 + j) % n
+        p = wrap(st[L.S_MC] + 1 + j, n)
         if _in(st, p):
             seats[k] = p
             k += 1
@@ -721,7 +722,7 @@ def _replace_mc(st, cfg, obs):
     """A7: an assassinated MC is replaced by the next player on his left in the game."""
     n = cfg[L.C_N]
     for j in range(1, n + 1):
-        q = (st[L.S_MC] + j) % n
+        q = wrap(st[L.S_MC] + j, n)
         if _in(st, q):
             st[L.S_MC] = q
             break

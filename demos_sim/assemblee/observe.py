@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim.assemblee import layout as L
+from demos_sim.bits import wrap
 from demos_sim.rng import below
 
 _BASE = np.array(L.EVENT_BASE, np.int64)
@@ -135,9 +136,9 @@ def scramble_hidden(st, cfg, seat, rng, tmp):
             if v >= o:
                 v += 1
             while not (st[L.S_IN] >> v) & 1:
-                v = (v + 1) % n
+                v = wrap(v + 1, n)
                 if v == o:
-                    v = (v + 1) % n
+                    v = wrap(v + 1, n)
             st[L.S_VIEWS + i] = v
     for q in range(n):
         if q == seat or not (st[L.S_IN] >> q) & 1:

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim import kernel as K
-from demos_sim.bits import lowest_bit
+from demos_sim.bits import lowest_bit, wrap
 from demos_sim.demos import layout as L
 from demos_sim.demos.observe import observe, scramble_hidden
 from demos_sim.demos.scoring import best_combo, round_key
@@ -47,7 +47,7 @@ def _log(cfg, log, t, a, b, c, d, e):
 @njit(cache=True, _nrt=False, inline="always")
 def _seat_at(st, cfg, j):
     """The j-th seat of the round's action order: dealer+1, dealer+2, …, dealer."""
-    return (st[L.S_DEALER] + 1 + j) % cfg[L.C_N]
+    return wrap(st[L.S_DEALER] + 1 + j, cfg[L.C_N])
 
 
 @njit(cache=True, _nrt=False, inline="always")

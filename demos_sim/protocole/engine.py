@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from demos_sim import kernel as K
-from demos_sim.bits import lowest_bit, popcount
+from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.eventlog import log_event
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.D_INVARIANT …)
     D_CHECKED, D_DECISION_DIFF, D_ERROR, D_INVARIANT, D_OBS_DIFF, DIAG_LEN, check_errors,
@@ -169,7 +169,7 @@ def deal(st, cfg, foyer_start, log):
     order = 0                        # 4 bits a place: the seats in turn order
     k = 0
     for j in range(n):
-        p = (st[L.S_INIT] + j) % n
+        p = wrap(st[L.S_INIT] + j, n)
         if (alive >> p) & 1:
             order |= p << (4 * k)
             k += 1
@@ -277,7 +277,7 @@ def play_turns(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, seat)
                              srng, wk, diag)]
             apply_play(st, cfg, seat, o, log)
             left -= 1
-        seat = (seat + 1) % n
+        seat = wrap(seat + 1, n)
     finish_turns(st, cfg, log)
 
 
@@ -411,7 +411,7 @@ def next_round(st, cfg, key):
         st[L.S_PLAYED + p] = 0
     init = st[L.S_INIT]
     for j in range(1, n + 1):
-        q = (init + j) % n
+        q = wrap(init + j, n)
         if (st[L.S_ALIVE] >> q) & 1:
             st[L.S_INIT] = q
             break

@@ -96,7 +96,7 @@ float64); the determinisations and rollouts allocate nothing.
 import numpy as np
 from numba import njit
 
-from demos_sim.bits import lowest_bit, popcount
+from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.demos.layout import (
     C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT, MAXP,
     O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_OWN_OUT, O_PILE_LEFT,
@@ -352,7 +352,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     while phase < 4:
         if phase == 0:                                  # D3.2 public discard, then draw
             for jj in range(j, n):
-                p = (dealer + 1 + jj) % n
+                p = wrap(dealer + 1 + jj, n)
                 h = ws[RH + p]
                 if root:
                     d = o0
@@ -371,7 +371,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
         elif phase == 1:                                # D3.3 secret discard
             can_pass = cfg[C_SECRET_OPT] != 0
             for jj in range(j, n):
-                p = (dealer + 1 + jj) % n
+                p = wrap(dealer + 1 + jj, n)
                 h = ws[RH + p]
                 if root:
                     o = o0
@@ -391,10 +391,10 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
             asked = 0
             if root:                                    # sides asked before the root seat
                 for jj in range(j):
-                    asked |= 1 << cfg[C_SIDE + (dealer + 1 + jj) % n]
+                    asked |= 1 << cfg[C_SIDE + wrap(dealer + 1 + jj, n)]
             vetoed = False
             for jj in range(j, n):
-                p = (dealer + 1 + jj) % n
+                p = wrap(dealer + 1 + jj, n)
                 side = cfg[C_SIDE + p]
                 if (asked >> side) & 1:
                     continue
@@ -424,7 +424,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 j = 0
         else:                                           # D3.4.3 unanimous discard
             for jj in range(j, n):
-                p = (dealer + 1 + jj) % n
+                p = wrap(dealer + 1 + jj, n)
                 h = ws[RH + p]
                 if root:
                     o = o0
@@ -512,7 +512,7 @@ def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
 @njit(cache=True, _nrt=False)
 def _position(obs):
     """The deciding seat's place in the round's action order (dealer's left first)."""
-    return (obs[O_SEAT] - obs[O_DEALER] - 1) % obs[O_N]
+    return wrap(obs[O_SEAT] - obs[O_DEALER] - 1 + obs[O_N], obs[O_N])
 
 
 @njit(cache=True)

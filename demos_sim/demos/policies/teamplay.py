@@ -32,6 +32,7 @@ decision (veto, allocation, Media, colour) the observation shows the teammates' 
 
 from numba import njit
 
+from demos_sim.bits import wrap
 from demos_sim.demos.layout import (
     C_MAX_ROUNDS, MEDIA0, NFIG, O_ANN, O_COVER, O_DEALER, O_FIGS, O_FIGUP, O_N, O_NFIG,
     O_PILE_LEFT, O_ROUND, O_SEC_TAKE, O_SIDE, O_VETOES,
@@ -225,16 +226,16 @@ def veto_shift(cfg, obs, seat, spend, free):
     if free == 0:
         return shift
     dealer = obs[O_DEALER]
-    me = (seat - dealer - 1 + n) % n                  # this seat's place in action order
+    me = wrap(seat - dealer - 1 + n, n)                 # this seat's place in action order
     asked = 1 << obs[O_SIDE + seat]
     for j in range(me):                               # sides asked before this one
-        asked |= 1 << obs[O_SIDE + (dealer + 1 + j) % n]
+        asked |= 1 << obs[O_SIDE + wrap(dealer + 1 + j, n)]
     for j in range(me + 1, n):
-        s = obs[O_SIDE + (dealer + 1 + j) % n]
+        s = obs[O_SIDE + wrap(dealer + 1 + j, n)]
         if (asked >> s) & 1:
             continue
         asked |= 1 << s
-        if obs[O_VETOES + (dealer + 1 + j) % n] <= 0:
+        if obs[O_VETOES + wrap(dealer + 1 + j, n)] <= 0:
             continue
         for p in range(n):
             t = obs[O_SEC_TAKE + p]

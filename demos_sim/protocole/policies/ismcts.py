@@ -85,7 +85,7 @@ allocates its scratch vectors (a few hundred int64); the rollouts allocate nothi
 import numpy as np
 from numba import njit
 
-from demos_sim.bits import lowest_bit, popcount
+from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.protocole.engine import (
     CTRL_END, apply_play, cards_in_hands, control, deal, finish_turns, next_round, turn_options,
 )
@@ -242,7 +242,7 @@ def roll_turns(cfg, st, obs, opts, rparams, prng, log, seat):
             idx = rollout_policy(cfg, obs, opts, k, rparams, prng)
             apply_play(st, cfg, seat, opts[idx], log)
             left -= 1
-        seat = (seat + 1) % n
+        seat = wrap(seat + 1, n)
     finish_turns(st, cfg, log)
 
 
@@ -258,7 +258,7 @@ def rollout(cfg, det, st, obs, opts, rparams, prng, log, res, seat, o, key):
         res[i] = 0
     n = cfg[C_N]
     apply_play(st, cfg, seat, o, log)                            # P2.1 the root move
-    roll_turns(cfg, st, obs, opts, rparams, prng, log, (seat + 1) % n)
+    roll_turns(cfg, st, obs, opts, rparams, prng, log, wrap(seat + 1, n))
     verdict = control(st, cfg, log, res)
     st[S_ROUND] += 1
     while verdict != CTRL_END:

@@ -32,6 +32,7 @@ reference.
 
 from numba import njit
 
+from demos_sim.bits import wrap
 from demos_sim.protocole.layout import O_DECKSET, O_GONE, O_HAND, O_N, O_SEAT, O_T_HAND, O_T_ON
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
@@ -44,7 +45,7 @@ def next_hand(obs):
     n = obs[O_N]
     seat = obs[O_SEAT]
     for j in range(1, n):
-        h = obs[O_T_HAND + (seat + j) % n]
+        h = obs[O_T_HAND + wrap(seat + j, n)]
         if h != 0:
             return h
     return obs[O_HAND]

@@ -38,6 +38,7 @@ from numba import config as numba_config
 from numba import njit
 from numba.core.dispatcher import Dispatcher
 
+from demos_sim.bits import popcount
 from demos_sim.cards import FIG_TYPES, card_code, figure_code
 from demos_sim.demos import layout as L
 from demos_sim.demos.scoring import best_combo
@@ -243,6 +244,30 @@ def find_option(opts, n_opts, o):
         if opts[i] == o:
             return i
     return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def find_turn_option(obs, opts, n_opts, o):
+    """:func:`find_option` for a discard turn's option ``o`` (D3.2–D3.4), without the
+    search: its index is first computed where the engine lists it — a pass first (D3.3),
+    then the hand's cards in order, each with the deck and then the face-up cards in
+    order — and checked; looked for only when it is not there. -1 when it is not legal."""
+    kind = obs[L.O_KIND]
+    hand = obs[L.O_HAND]
+    if kind == PUBLIC:
+        i = popcount(hand & ((np.int64(1) << o) - 1)) if o >= 0 else 0
+    elif o < 0:
+        i = 0
+    else:
+        table = obs[L.O_TABLE]
+        t = o % 64
+        i = (popcount(hand & ((np.int64(1) << (o // 64)) - 1)) * (1 + popcount(table))
+             + (0 if t == DECK else 1 + popcount(table & ((np.int64(1) << t) - 1))))
+        if n_opts > 0 and opts[0] < 0:
+            i += 1
+    if i < n_opts and opts[i] == o:
+        return i
+    return find_option(opts, n_opts, o)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -60,6 +60,39 @@ def test_discard_turn_options_decode_like_the_rules():
     assert kit.hand_after(kit.SECRET, kit.PASS, hand) == hand
 
 
+def test_find_turn_option_finds_every_option_the_engine_lists():
+    """Every option of the engine's own discard-turn lists (D3.2, D3.3 with and without
+    the pass, D3.4.3), on 1,500 random hands and tables; an option missing from the list
+    is -1; in a list in another order it is still found (by the search)."""
+    rng = np.random.default_rng(3)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    for case in range(1500):
+        cards = rng.permutation(40)
+        hand = int(sum(1 << int(c) for c in cards[:5]))
+        table = int(sum(1 << int(c) for c in cards[5:5 + rng.integers(0, 9)]))
+        kind = (kit.PUBLIC, kit.SECRET, kit.UNANIMOUS)[case % 3]
+        obs[L.O_KIND], obs[L.O_HAND], obs[L.O_TABLE] = kind, hand, table
+        if kind == kit.PUBLIC:
+            listed = sorted(int(c) for c in cards[:5])
+        else:
+            k = 0
+            if kind == kit.SECRET and case % 2:
+                opts[0] = kit.PASS
+                k = 1
+            k = E._discard_take_options(opts, k, hand, table)
+            listed = [int(x) for x in opts[:k]]
+        opts[:len(listed)] = listed
+        n = len(listed)
+        for i, o in enumerate(listed):
+            assert kit.find_turn_option(obs, opts, n, o) == i
+        outside = int(cards[39]) * 64 + kit.DECK if kind != kit.PUBLIC else int(cards[39])
+        assert kit.find_turn_option(obs, opts, n, outside) == -1
+        shuffled = np.array(listed[::-1] + [0] * (L.MAXOPT - n), np.int64)
+        assert all(kit.find_turn_option(obs, shuffled, n, o) == n - 1 - i
+                   for i, o in enumerate(listed))
+
+
 def test_other_options_decode_like_the_rules():
     assert kit.is_veto(kit.VETO_YES) and not kit.is_veto(kit.VETO_NO)        # D3.4.1
     assert (kit.media_target(2 * 16 + 1), kit.target_slot(2 * 16 + 1)) == (2, 1)   # D6.2

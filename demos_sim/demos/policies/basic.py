@@ -46,6 +46,7 @@ from demos_sim.demos.layout import (
     O_COVER, O_FAV, O_FIGS, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_SEAT, O_SIDE,
     O_TABLE,
 )
+from demos_sim.demos.kit import find_turn_option
 from demos_sim.demos import tables as T
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.teamplay import (
@@ -502,10 +503,8 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
             code = _greedy_discard_take(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
                                         params[P_DRAW_WEIGHT], params[P_NOTAKE] > 0,
                                         opts[0] < 0)
-        for i in range(n_opts):
-            if opts[i] == code:
-                return i
-        return 0
+        i = find_turn_option(obs, opts, n_opts, code)
+        return i if i >= 0 else 0
     if kind == K_VETO:
         if params[P_NOVETO] > 0:
             return 0

@@ -74,6 +74,7 @@ from demos_sim.demos.layout import (
     K_UNAN, K_VETO, MEDIA0, NFIG, O_ARG0, O_ARG1, O_COVER, O_CUM, O_FACEUP, O_FAV,
     O_FIGS, O_HAND, O_KIND, O_N, O_NFIG, O_OWN_OUT, O_PILE_LEFT, O_SEAT, O_SIDE, O_TABLE,
 )
+from demos_sim.demos.kit import find_turn_option
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
     greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
@@ -583,10 +584,8 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
             code = discard_take(sr, obs[O_HAND], obs[O_TABLE], fav, unseen,
                                 params[P_NOTAKE] > 0, opts[0] < 0, params[P_KEEP],
                                 params[P_DRAW_W], params[P_FLOOR])
-        for i in range(n_opts):
-            if opts[i] == code:
-                return i
-        return 0
+        i = find_turn_option(obs, opts, n_opts, code)
+        return i if i >= 0 else 0
     if kind == K_VETO:
         if params[P_NOVETO] > 0:
             return 0

@@ -49,12 +49,18 @@ def below(state, i, n):
 
 @njit(cache=True, _nrt=False)
 def shuffle_inplace(arr, n, state, i):
-    """Fisher–Yates shuffle of ``arr[:n]`` with stream ``state[i]``."""
+    """Fisher–Yates shuffle of ``arr[:n]`` with stream ``state[i]`` (the draws of
+    :func:`below`, with the stream's word kept in a register: ``arr`` may alias
+    ``state`` for all the compiler knows, so ``below`` would store and reload it at
+    every swap)."""
+    s = state[i]
     for k in range(n - 1, 0, -1):
-        j = below(state, i, k + 1)
+        s += _GOLDEN
+        j = np.int64(((mix64(s) & _MASK32) * np.uint64(k + 1)) >> _S32)
         t = arr[k]
         arr[k] = arr[j]
         arr[j] = t
+    state[i] = s
 
 
 @njit(cache=True, _nrt=False)

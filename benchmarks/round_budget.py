@@ -133,12 +133,12 @@ def _loop_options(calls, hands, tables, opts):
 
 
 @njit(cache=True, _nrt=False)
-def _loop_best_combo(calls, hands):
+def _loop_best_combo(calls, hands, sr):
     s = 0
     m = hands.shape[0]
     for i in range(calls):
         h = hands[(i + s) % m]
-        kd, sc, cm = best_combo(h, 1, 12, 5, 3, 1, -1, 0)
+        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
         s += round_key(h, kd, sc, cm) & 1
     return s
 
@@ -194,7 +194,7 @@ def pieces(calls: int) -> dict[str, float]:
         "policy call (random) through the tuple": (_loop_policy_call, fns, pos.cfg, row, opts,
                                                    params, prng),
         "discard-and-take option list": (_loop_options, hands, tables, opts),
-        "D4 evaluation (best_combo + key)": (_loop_best_combo, hands),
+        "D4 evaluation (best_combo + key)": (_loop_best_combo, hands, sr),
         "greedy: blind discard (public turn)": (_loop_blind, hands, sr, weight),
         "greedy: secret / unanimous turn": (_loop_discard_take, hands, tables, sr, weight),
         "greedy: blind discard, 262,144 hands": (_loop_blind, cold_hands, sr, weight),

@@ -99,13 +99,31 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
     return res, diag
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where the OS allows (Linux)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)   # elsewhere: set and restore (not thread-safe, but brief)
+    os.umask(old)
+    return old
+
+
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w"):
     """Open a temporary file beside ``path``; on success it is flushed, synced and
-    renamed over ``path``, on any failure removed: readers never see a partial file."""
+    renamed over ``path``, on any failure removed: readers never see a partial file.
+
+    The file gets the mode a plain ``open`` would give a new file, ``0666 & ~umask``
+    (also when it replaces an existing file), not the temporary file's ``0600``."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
             yield f
             f.flush()

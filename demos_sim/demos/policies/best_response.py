@@ -1,24 +1,31 @@
-"""DĒMOS best responses: ``tuned`` with one mechanic's decisions tuned for one seat among
-``tuned`` players, read from data.
+"""DĒMOS best-response *searches*: ``tuned`` with one mechanic's decisions searched for one
+seat among ``tuned`` players, read from data.
 
 Each policy here is ``heuristic``'s function with ``tuned``'s current vector and the few
 parameters of one mechanic replaced by the values ``demos-sim tune-bot --policy tuned
---against tuned --params … --in-place`` found (the command its file records;
+--against tuned --params … --in-place`` kept (the command its file records;
 :mod:`demos_sim.tuner.bot`: scored at one seat among three ``tuned`` players, every seat in
 turn, on common deals; racing and confirmation on fresh deals). Every other decision is
 exactly ``tuned``'s, so the analyses can pair the policy with its restricted form in one
-seat among ``tuned`` players and read the mechanic's value to a holder who uses it as
-well as it can:
+seat among ``tuned`` players.
+
+The searches are small (50 trials, one seed) and **found nothing better than ``tuned``**:
+what the analyses measure with these policies is the value of the mechanic *to the tuned
+player* (one seat among tuned players), not to a proven best response:
 
 - ``veto_br`` (``veto_br.toml``): the five veto parameters of heuristic's D3.4.1 rule
-  (the threshold, its late and need moves, :func:`veto_shift`'s spend and free moves);
-  compared with ``veto_br:noveto`` (``experiments/analyses/veto_best_response_4p_s*``).
+  (the threshold, its late and need moves, :func:`veto_shift`'s spend and free moves).
+  The race kept ``tuned``'s own values, so ``veto_br`` plays exactly as ``tuned`` (its
+  confirmation, 0.5 [0.5, 0.5], is identical play, not a measurement). Compared with
+  ``veto_br:noveto`` (``experiments/analyses/veto_best_response_4p_s*``).
 - ``media_br`` (``media_br.toml``): the three weights of heuristic's Media aim (D6.2: the
-  opponent it points at); compared with ``media_br:nomedia`` under ``media_optional``
+  opponent it points at). The tuner moved them, but its gain over ``tuned`` in that seat on
+  32,000 fresh deals is +0.001 pp of win share [−0.008, +0.011] (``wins_per_game_diff``):
+  not shown either way. Compared with ``media_br:nomedia`` under ``media_optional``
   (``experiments/analyses/media_best_response_4p_s*``).
 
-When the tuner finds nothing better than ``tuned``'s own values, the file says so (its
-``[tuned]`` pairs are equal) and the policy plays exactly as ``tuned``.
+The names are kept (records and experiment files name them); the analyses title their
+tables "value of the veto / the Media to the tuned player".
 """
 
 from __future__ import annotations
@@ -75,15 +82,18 @@ def best_response_params(data: dict, names: dict, base=TUNED_PARAMS) -> tuple[fl
 def _description(data: dict, what: str, file: str) -> str:
     c = data.get("confirmation", {})
     vals = ", ".join(f"{n} {d:g}→{b:g}" for n, (d, b) in data["tuned"].items() if d != b)
-    conf = ""
-    if "win_share" in c:
-        lo, hi = c["ci95"]
-        conf = (f"; in one seat among tuned players it wins {c['win_share']:.3f} "
-                f"[{lo:.3f}, {hi:.3f}] of what tuned wins there and it together, "
-                f"{c['deals']} fresh deals")
-    return (f"tuned, but it {what} as well as it can against three tuned players (those "
-            f"parameters tuned for that seat by demos-sim tune-bot, policies/{file}: "
-            + (vals or "tuned's own values won") + conf + ")")
+    if not vals:        # the search kept tuned's values: the same games, nothing measured
+        found = "the search kept tuned's own values: it plays exactly as tuned"
+    else:
+        found = vals
+        if "wins_per_game_diff" in c:
+            lo, hi = c["wins_per_game_diff_ci95"]
+            found += (f"; its gain over tuned in that seat: {100 * c['wins_per_game_diff']:+.3f}"
+                      f" pp of win share [{100 * lo:+.3f}, {100 * hi:+.3f}], {c['deals']} "
+                      "fresh deals")
+    return (f"tuned, with the parameters that decide {what} searched for one seat among "
+            f"three tuned players (demos-sim tune-bot --in-place, policies/{file}; not a "
+            f"proven best response): {found}")
 
 
 def _register(name: str, path: Path, names: dict, what: str) -> dict:
@@ -94,6 +104,6 @@ def _register(name: str, path: Path, names: dict, what: str) -> dict:
 
 
 VETO_BR = _register("veto_br", VETO_BR_FILE, VETO_PARAMS,
-                    "decides when to veto the unanimous turn")
+                    "when to veto the unanimous turn")
 MEDIA_BR = _register("media_br", MEDIA_BR_FILE, AIM_PARAMS,
-                     "chooses whom its Media targets")
+                     "whom its Media targets")

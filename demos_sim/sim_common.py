@@ -10,8 +10,12 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import re
+import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,18 +117,125 @@ def _umask() -> int:
     return old
 
 
+def _lock(fd: int) -> bool:
+    """Take an exclusive lock on an open file without waiting (True when taken; always
+    True where the OS has no ``flock``). The OS drops it when the process dies."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+def _ours(fd: int) -> bool:
+    """A plain file of this user with one name (not a file someone else planted)."""
+    st = os.fstat(fd)
+    return (stat.S_ISREG(st.st_mode) and st.st_nlink == 1
+            and st.st_uid == getattr(os, "getuid", lambda: st.st_uid)())
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        a, b = os.fstat(fd), os.stat(path)
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _open_part(path: Path) -> tuple[int, Path]:
+    """The temporary file of ``path``, open and locked: ``.NAME.part`` (so a write killed
+    with kill -9 leaves at most that one file, which the next write of ``path`` reuses), or
+    ``.NAME.XXXXXXXX.part`` while another live process holds that one."""
+    for _ in range(8):
+        tmp = path.parent / f".{path.name}.part"
+        try:
+            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                         | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError:
+            fd = -1         # a link or a file we may not write: use a fresh name
+        if fd < 0 or not _ours(fd) or not _lock(fd):
+            if fd >= 0:
+                os.close(fd)
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part",
+                                        dir=path.parent)
+            tmp = Path(name)
+            if not _lock(fd):     # clean_parts is removing it: try again
+                os.close(fd)
+                continue
+        if _same_file(fd, tmp):   # not removed by clean_parts between open and lock
+            os.ftruncate(fd, 0)
+            return fd, tmp
+        os.close(fd)
+    raise OSError(f"cannot hold a temporary file beside {str(path)!r}")
+
+
+def _parts_of(folder: Path, target: str | None) -> list[Path]:
+    """Temporary files of :func:`atomic_open` in ``folder`` (of one ``target`` name, or
+    all of them), and the ``.tmp-*`` names of earlier versions."""
+    if target is not None:
+        return [f for f in folder.glob(f".{glob.escape(target)}.*part")
+                if f.name == f".{target}.part" or _UNIQUE.fullmatch(f.name[len(target) + 1:])]
+    return [f for f in folder.iterdir()
+            if _PART.fullmatch(f.name) or f.name.startswith(".tmp-")]
+
+
+_PART = re.compile(r"\..+\.part")                 # .NAME.part, .NAME.XXXXXXXX.part
+_UNIQUE = re.compile(r"\.[A-Za-z0-9_]{8}\.part")  # mkstemp's 8 characters
+
+
+def clean_parts(folder: str | os.PathLike, target: str | None = None) -> list[Path]:
+    """Remove the temporary files that interrupted writes (kill -9, power loss) left in
+    ``folder`` — those of ``target`` only, or all of ours when the folder is ours — and
+    return them; a file a live writer still holds (its lock) is kept."""
+    removed = []
+    try:
+        found = _parts_of(Path(folder), target)
+    except OSError:
+        return removed
+    for f in found:
+        try:
+            fd = os.open(f, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue
+        try:
+            if _lock(fd) and _same_file(fd, f):
+                os.unlink(f)        # under the lock: a writer opening it now sees it gone
+                removed.append(f)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def note_cleaned(removed: list[Path]) -> None:
+    """One line on stderr naming the temporary files :func:`clean_parts` removed."""
+    if removed:
+        names = ", ".join(str(f) for f in removed)
+        print(f"demos-sim: removed {len(removed)} temporary file"
+              f"{'s' if len(removed) > 1 else ''} left by an interrupted write: {names}",
+              file=sys.stderr)
+
+
 @contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w"):
     """Open a temporary file beside ``path``; on success it is flushed, synced and
     renamed over ``path``, on any failure removed: readers never see a partial file.
 
+    The temporary file is ``.NAME.part`` (:func:`_open_part`), locked while written, so
+    :func:`clean_parts` can tell a leftover from a live write.
     The file gets the mode a plain ``open`` would give a new file, ``0666 & ~umask``
     (also when it replaces an existing file), not the temporary file's ``0600``."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    fd, tmp = _open_part(path)
     try:
         os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+        with os.fdopen(os.dup(fd), mode,
+                       **({} if "b" in mode else {"encoding": "utf-8"})) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -135,6 +246,8 @@ def atomic_open(path: str | os.PathLike, mode: str = "w"):
         except OSError:
             pass
         raise
+    finally:
+        os.close(fd)        # the lock goes with the last descriptor
 
 
 def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
@@ -145,6 +258,7 @@ def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
     path = Path(path)
     if path.parent and not path.parent.exists():
         raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
+    note_cleaned(clean_parts(path.parent, path.name))
     n = 0
     with atomic_open(path) as f:
         for rec in records:

@@ -13,7 +13,8 @@ Layout of a results folder (default ``results/<experiment name>/``)::
 Every file is written to a temporary name in the same folder, flushed, fsync'ed and
 renamed over its final name (``os.replace``, atomic on POSIX), so a crashed or killed run
 leaves either the old file or the new one, never half of one; leftover temporary files
-(``.tmp-*``) are ignored and removed by the next run.
+(``.NAME.part``, :func:`demos_sim.sim_common.atomic_open`) are ignored and removed by the
+next run, which names them in one line.
 
 The fingerprint is a SHA-256 over what decides the games — the rules contract version, the
 game, seed, every grid
@@ -36,7 +37,7 @@ import numpy as np
 
 from demos_sim import ConfigError
 from demos_sim.provenance import CONTRACT
-from demos_sim.sim_common import atomic_open
+from demos_sim.sim_common import atomic_open, clean_parts, note_cleaned
 from demos_sim.sim_common import CHUNK
 
 STORE_VERSION = 1
@@ -119,12 +120,9 @@ class ChunkStore:
             self._lock_fd = None
 
     def _clean_tmp(self):
-        for d in (self.out, self.dir):
-            for f in d.glob(".tmp-*"):
-                try:
-                    f.unlink()
-                except OSError:
-                    pass
+        """Remove what interrupted writes left here (the folder is locked: they are stale)
+        and say so in one line."""
+        note_cleaned(clean_parts(self.out) + clean_parts(self.dir))
 
     # ------------------------------------------------------------------ chunks
     def path(self, block: int, chunk: int, count: int) -> Path:

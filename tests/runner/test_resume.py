@@ -52,7 +52,7 @@ def test_kill_9_mid_run_then_same_command_gives_identical_results(tmp_path):
     meta = json.loads((out / "meta.json").read_text())
     assert meta["games_resumed"] == done * CHUNK * 2
     assert meta["games_played_this_run"] + meta["games_resumed"] == GAMES * 2
-    assert not list(out.rglob(".tmp-*"))
+    assert not list(out.rglob(".tmp-*")) and not list(out.rglob(".*.part"))
 
     clean = run_experiment(load_experiment(SMOKE).with_games(GAMES), out=tmp_path / "clean",
                            quiet=True)
@@ -80,9 +80,12 @@ def test_a_leftover_temporary_file_is_ignored_and_removed(tmp_path):
     # what a kill -9 during a write leaves: a temporary file, never the final name
     (store / ".tmp-b0-c0-n4096.npz-999-dead").write_bytes(b"half a zip")
     (tmp_path / "r" / ".tmp-results.parquet-999-dead").write_bytes(b"PAR1")
+    (store / ".b0-c0-n4096.npz.part").write_bytes(b"half a zip")   # atomic_open's names
+    (tmp_path / "r" / ".meta.json.x1y2z3w4.part").write_bytes(b"{")
     again = run_experiment(exp, out=tmp_path / "r", quiet=True)
     assert again.meta["games_played_this_run"] == 2 * CHUNK
     assert not list((tmp_path / "r").rglob(".tmp-*"))
+    assert not list((tmp_path / "r").rglob(".*.part"))
     assert again.results.equals(first.results)
 
 

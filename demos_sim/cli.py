@@ -131,7 +131,7 @@ def cmd_policies(args) -> int:
         budget = f"  (budget: {name}@N, default {p.default_budget})" if p.budget is not None else ""
         print(f"{name:<10} {p.description}{flags}{budget}")
     print("a policy spec is name[:flag][@N]: ':flag' a restricted form, '@N' the search "
-          "budget (a whole number >= 1) of the policies that show one")
+          "budget (a whole number from 1 to 1000000) of the policies that show one")
     return 0
 
 

@@ -19,10 +19,11 @@ A *policy spec* names a policy wherever one is asked for (``--policies``, an exp
 - ``name:flag`` is a restricted form: it sets one parameter to 1
   (``register(..., flags={"noveto": index_in_params})``).
 - ``name@N`` sets the policy's *budget* (search effort: iterations, samples …) to the
-  whole number ``N`` ≥ 1, for the policies that declare one
-  (``register(..., budget=index_in_params)``; the registered parameters hold its
-  default). ``name@N:flag`` is read as ``name:flag@N``. A bad spec (``ismcts@abc``, ``ismcts@0``, ``greedy@8``
-  for a policy without a budget) is a one-line :class:`~demos_sim.ConfigError`.
+  whole number ``N``, 1 to :data:`MAX_BUDGET` (one million), for the policies that
+  declare one (``register(..., budget=index_in_params)``; the registered parameters hold
+  its default). ``name@N:flag`` is read as ``name:flag@N``. A bad spec (``ismcts@abc``,
+  ``ismcts@0``, ``ismcts@99999999999999999999``, ``greedy@8`` for a policy without a
+  budget) is a one-line :class:`~demos_sim.ConfigError`.
 
 A *reference* policy (``register(..., reference="omniscient")``) is exempt from M2 by
 design: it sees the true state (the game's kernel writes a *truth block* into its seat's
@@ -52,6 +53,7 @@ from demos_sim import ConfigError
 POLICY_SIG = types.int64(types.int64[:], types.int64[:], types.int64[:], types.int64,
                          types.float64[:], types.uint64[:])
 N_PARAMS = 32
+MAX_BUDGET = 1_000_000      # the largest ``@N`` (ismcts@20000 already takes seconds a move)
 
 _plugins: list[str] = []
 
@@ -155,6 +157,9 @@ class PolicyRegistry:
                                   "whole number")
             if int(budget) < 1:
                 raise ConfigError(f"policy spec {spec!r}: the budget must be at least 1")
+            if int(budget) > MAX_BUDGET:    # kernels read it as int64; far past any use
+                raise ConfigError(f"policy spec {spec!r}: the budget is at most "
+                                  f"{MAX_BUDGET}")
             params[pol.budget] = float(int(budget))
         return Policy(spec, pol.fn, params, pol.description, pol.flags, pol.budget,
                       pol.reference)

@@ -55,11 +55,18 @@ def test_budget_spec_sets_the_declared_parameter():
                  "(policies that do: ismcts, omniscient, omniscient_hands, search)"),
     ("ismcts:nosuch@8", "no restricted form 'nosuch'"),
     ("nosuch@8", "unknown DĒMOS policy 'nosuch'"),
+    # past int64 (2**63 - 1 = 9223372036854775807): was read as budget 1 in the kernel
+    ("ismcts@99999999999999999999", "the budget is at most 1000000"),
+    ("search@1000001", "the budget is at most 1000000"),
 ])
 def test_bad_specs_are_one_line_config_errors(spec, fragment):
     with pytest.raises(ConfigError) as e:
         get(spec)
     assert fragment in str(e.value) and "\n" not in str(e.value)
+
+
+def test_the_largest_budget_is_accepted_as_written():
+    assert get("ismcts@1000000").params[P_BUDGET] == 1_000_000.0
 
 
 def test_bad_spec_on_the_command_line_is_one_line(capsys):

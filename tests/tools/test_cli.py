@@ -132,3 +132,18 @@ def test_variants_lists_every_part_v_variant(capsys, game):
         assert "--handicap-points N" in trial[3]
     else:
         assert trial == []
+
+
+BIG = "99999999999999999999"   # past int64's 9223372036854775807: once played as budget 1
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--policies", f"ismcts@{BIG}", "--games", "1"],
+    ["tournament", "--policies", f"greedy,ismcts@{BIG}", "--games", "1"],
+    ["skill", "--policy", "ismcts", "--budgets", f"4,{BIG}", "--games", "2"],
+    ["record", "--policies", f"search@{BIG}", "--games", "1", "--out", "/nonexistent/x"],
+])
+def test_a_budget_past_the_maximum_is_one_line(capsys, args):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the budget is at most 1000000" in err, err

@@ -8,7 +8,9 @@ Built only from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<n
 1. a stamp (rules contract, package version, git revision, seeds, games) at the top and
    the foot;
 2. the summary: each question answered in a sentence or two with the key figures and
-   their 95% intervals per bot (:mod:`demos_sim.report.headlines`), how many games, whether
+   their 95% intervals per bot (the sentences of the README's "What we found",
+   :mod:`demos_sim.report.findings`; :mod:`demos_sim.report.headlines` where a section
+   has none), how many games, whether
    the figures depend on bot skill (the robustness analysis's verdicts), the key plot;
 3. a glossary (win share, share of won games, parity, percentage points, intervals);
 4. one section per analysis: the answer again, its plots, then collapsed blocks: the
@@ -29,6 +31,7 @@ import pandas as pd
 from demos_sim.analysis.core.sections import has_section, read_section
 from demos_sim.report.derived import extra_tables
 from demos_sim.report.derived import table as derived_table
+from demos_sim.report.findings import by_section
 from demos_sim.report.headlines import headline, skill
 from demos_sim.report.markup import (html_details, html_page, html_table, md_table,
                                      png_uri, small_png, text)
@@ -161,7 +164,8 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
     ``names`` (the report order) that has one under ``out``."""
     out = Path(out)
     secs = sections(out, names)
-    heads = {s["name"]: headline(out, s) for s in secs}
+    found = by_section(out)          # the README's "What we found", sentence for sentence
+    heads = {s["name"]: headline(out, s, found) for s in secs}
     skills = {s["name"]: skill(out, s["name"], heads[s["name"]].figures) for s in secs
               if s["name"] != "robustness"}      # robustness's answer is about skill
     skills["robustness"] = ("meta", "")

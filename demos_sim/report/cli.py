@@ -2,7 +2,8 @@
 
 ``report RESULTS_DIR`` writes the report of one run (:mod:`demos_sim.report.build`);
 ``analyse [NAME …]`` runs the designer's analyses (:mod:`demos_sim.analysis.suite`), then
-writes their report from the sections they wrote (:mod:`demos_sim.report.analyses`).
+writes their report from the sections they wrote (:mod:`demos_sim.report.analyses`) and
+the README's "What we found" (:mod:`demos_sim.report.findings`).
 Parse, call, print; registered in :mod:`demos_sim.cli`.
 """
 
@@ -67,7 +68,13 @@ def add_analyse_parser(sub) -> None:
                          "the other rungs in proportion to their shares, at least 4 "
                          "(default: each file's own games, scaled per bot rung)")
     ap.add_argument("--report-only", action="store_true",
-                    help="rebuild report.html/report.md from the sections already written")
+                    help="rebuild report.html/report.md (and the README's generated \"What "
+                         "we found\") from the sections already written")
+    ap.add_argument("--readme", default=None, metavar="PATH",
+                    help="the README whose generated findings block (between its marker "
+                         "comments) is rewritten from the sections (default: README.md at "
+                         "the root of the git repository holding --out; skipped with a "
+                         "message when the file or its markers are missing)")
     ap.add_argument("--quiet", action="store_true")
     ap.set_defaults(func=cmd_analyse)
 
@@ -75,6 +82,7 @@ def add_analyse_parser(sub) -> None:
 def cmd_analyse(args: argparse.Namespace) -> int:
     from demos_sim.analysis.suite import ANALYSES, analyse, module
     from demos_sim.report.analyses import build_analyses_report
+    from demos_sim.report.findings import update_readme
 
     if args.workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {args.workers}")
@@ -88,4 +96,5 @@ def cmd_analyse(args: argparse.Namespace) -> int:
                 quiet=args.quiet)
     html_path, _ = build_analyses_report(Path(args.out), list(ANALYSES))
     print(f"wrote {html_path}")
+    print(update_readme(Path(args.out), args.readme))
     return 0

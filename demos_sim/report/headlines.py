@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from demos_sim.analysis.core.stats import (FAIR_MARGIN, bernoulli_sd, games_need
 from demos_sim.analysis.core.sections import has_section
 from demos_sim.analysis.questions.robustness import PLURAL, VERDICTS
 from demos_sim.report.derived import table as derived_table
+from demos_sim.report.findings import Finding
 
 
 @dataclass
@@ -407,9 +409,17 @@ def comparisons(out: Path) -> pd.DataFrame:
         columns=["analysis", "figure", "bot_a", "bot_b", "verdict"])
 
 
-def headline(out: Path, sec: dict) -> Headline:
-    """The question and answer of a section (its first finding when no sentence fits)."""
+POWER = re.compile(r" <span class=power>.*?</span>$", re.S)
+
+
+def headline(out: Path, sec: dict, found: dict[str, Finding] | None = None) -> Headline:
+    """The question and answer of a section (its first finding when no sentence fits).
+
+    When ``found`` (:func:`findings.by_section`) has the section's finding, the answer is
+    its generated sentences, the same as the README's "What we found", followed by the
+    games people would need to notice the effect."""
     name = sec["name"]
+    built = True
     try:
         if name == "robustness":
             h = _robustness(out)
@@ -420,6 +430,12 @@ def headline(out: Path, sec: dict) -> Headline:
     except (KeyError, IndexError, ValueError, FileNotFoundError):
         first = sec["findings"][0] if sec["findings"] else "No findings recorded."
         h = Headline(sec["title"], html.escape(first))
+        built = False
+    f = (found or {}).get(name)
+    if f is not None and f.statements:
+        power = POWER.search(h.answer) if built else None
+        h.answer = f.html() + (power.group(0) if power else "")
+        h.figures = f.figures or h.figures
     if h.key_plot not in sec["figures"]:
         h.key_plot = sec["figures"][0] if sec["figures"] else None
     return h
@@ -457,6 +473,7 @@ def skill(out: Path, name: str, used: list[str]) -> tuple[str, str]:
                   f"size with every bot compared ({html.escape(bots)}); {whole}.")
 
 
-def sections_with_headlines(out: Path, secs: list[dict]) -> dict[str, Headline]:
-    return {s["name"]: headline(out, s) for s in secs if has_section(out / s["name"])}
+def sections_with_headlines(out: Path, secs: list[dict],
+                            found: dict[str, Finding] | None = None) -> dict[str, Headline]:
+    return {s["name"]: headline(out, s, found) for s in secs if has_section(out / s["name"])}
 

@@ -178,8 +178,12 @@ class Tables:
             f.figures.append(figure)
         span = (f", {r['weakest']} to {r['strongest']}" if "weakest" in r and "strongest"
                 in r else "")
-        margin = (f", margin ±{100 * float(r['margin']):.2g} pp" if "margin" in r
-                  and pd.notna(r["margin"]) else "")
+        margin = ""
+        if "margin" in r and pd.notna(r["margin"]):
+            unit = str(r["unit"]) if "unit" in r and pd.notna(r["unit"]) else "share"
+            margin = (f", margin ±{100 * float(r['margin']):.2g} pp"
+                      if unit in ("share", "pp", "shares", "fraction")
+                      else f", margin ±{float(r['margin']):.3g} {unit}")
         return f"skill: {r['verdict']}{span}{margin}"
 
 

@@ -27,7 +27,7 @@ def test_tost_inside_the_margin_is_fair():
     e = tost(0.004, 0.003, 0.01)
     assert e.verdict == "fair"
     assert e.p_tost < 0.05
-    assert e.text() == "fair (within ±1 pp)"
+    assert e.text() == "fair: +0.4 pp, 90% [−0.1, +0.9] within ±1 pp"
 
 
 def test_tost_exactly_at_the_margin_is_not_fair():
@@ -36,6 +36,7 @@ def test_tost_exactly_at_the_margin_is_not_fair():
     e = tost(0.01 - Z90 * se, se, 0.01)
     assert e.hi90 == pytest.approx(0.01, abs=1e-15)
     assert e.p_tost == pytest.approx(0.05, abs=1e-9)
+    assert e.verdict == "not shown fair"
     # a hair inside is fair, a hair outside is not
     assert tost(0.01 - Z90 * se - 1e-9, se, 0.01).verdict == "fair"
     assert tost(0.01 - Z90 * se + 1e-9, se, 0.01).verdict == "not shown fair"
@@ -45,7 +46,7 @@ def test_tost_wholly_beyond_the_margin_is_unfair_with_the_95_interval():
     e = tost(-0.03, 0.002, 0.01)
     assert e.verdict == "unfair"
     assert (e.lo, e.hi) == pytest.approx((-0.03 - Z95 * 0.002, -0.03 + Z95 * 0.002))
-    assert e.text() == "unfair by −3.0 pp [−3.4, −2.6]"
+    assert e.text() == "unfair: −3.0 pp, 90% [−3.3, −2.7] beyond ±1 pp"
     # the lower 90% bound just beyond +m: unfair; just inside: not shown fair
     assert tost(0.01 + Z90 * 0.002 + 1e-9, 0.002, 0.01).verdict == "unfair"
     assert tost(0.01 + Z90 * 0.002 - 1e-9, 0.002, 0.01).verdict == "not shown fair"
@@ -54,7 +55,8 @@ def test_tost_wholly_beyond_the_margin_is_unfair_with_the_95_interval():
 def test_tost_imprecise_estimate_is_not_shown_fair():
     e = tost(0.0, 0.01, 0.01)          # 90% interval ±1.6 pp straddles both margins
     assert e.verdict == "not shown fair"
-    assert e.text().startswith("not shown fair (+0.0 pp [−2.0, +2.0]")
+    # 90% = ±1.645 pp
+    assert e.text() == "not shown fair: +0.0 pp, 90% [−1.6, +1.6], margin ±1 pp"
 
 
 def test_tost_matches_statsmodels_on_paired_synthetic_data():

@@ -166,6 +166,13 @@ def test_fairness_table(tabs):
     i = f[(f["mode"] == "2v2+1") & (f["side"] == "I")]
     assert set(i[i["definition"] == "per seat"]["parity"]) == {0.2}
     assert set(i[i["definition"] == "per side"]["parity"]) == {1 / 3}
+    # per seat is the side's share against its seats' share, at the same margin: in 2v2
+    # (½ = 2/4) both definitions are one hypothesis, with one verdict
+    two = f[f["mode"] == "2v2"].set_index(["bot", "side", "definition"])
+    for bot, side in {(b, sd) for b, sd, _ in two.index}:
+        a, b = two.loc[(bot, side, "per side")], two.loc[(bot, side, "per seat")]
+        assert (a["diff"], a["verdict"]) == (b["diff"], b["verdict"])
+    assert f["verdict_text"].str.contains("90% [", regex=False).all()
     assert ((f["ci90_low"] >= f["ci_low"]) & (f["ci90_high"] <= f["ci_high"])).all()
     from demos_sim.analysis.core.fairness import fairness
     single = tabs["sides"][tabs["sides"]["screen"] == "single"]
@@ -193,6 +200,11 @@ def test_confirm_and_summary(tabs):
         assert (g["games"] == n * teams.CONFIRM_GAMES[screen]).all()
         solo = g[~g["role"].str.contains(" - ")]
         assert solo["fair_per_side"].isin(["fair", "not shown fair", "unfair"]).all()
+        # the worst side is the fresh deals' own: its signed gap there is >= 0 and its
+        # verdict names it, with the 90% interval
+        assert (solo["unfairness"] >= 0).all()
+        assert all(v.startswith(f"{w}: ") and "90% [" in v
+                   for w, v in zip(solo["worst_side"], solo["worst_side_verdict"]))
     d = c[c["role"].str.contains(" - ")]
     assert ((d["diff_ci_low"] <= d["diff"]) & (d["diff"] <= d["diff_ci_high"])).all()
     # best and runner-up are distinct games, never a mirror pair
@@ -204,10 +216,11 @@ def test_confirm_and_summary(tabs):
     summ = tabs["summary"]
     assert len(summ) == len(SCREENS) + len(PAIRS)
     found, _ = teams.findings(tabs)
-    assert any("2v3" in f and "Unfair" in f for f in found)
+    assert any("2v3" in f and "(TOST): unfair" in f for f in found)
+    assert not any("ndistinguishable" in f for f in found)
     for bot, mode in PAIRS:             # the answer to "what does the best pair do?"
         assert sum(f.startswith(f"{bot}, {mode}, combined changes: ")
-                   and "the fairest pair is" in f for f in found) == 1
+                   and "fresh deals" in f for f in found) == 1
     kf = teams.key_figures(tabs)
     assert list(kf.columns) == ["figure", "bot", "mean", "ci_low", "ci_high"]
     assert ((kf["ci_low"] <= kf["mean"] + 1e-12) & (kf["mean"] <= kf["ci_high"] + 1e-12)).all()
@@ -231,6 +244,11 @@ def test_tuner_cross_check(tabs):
     assert (t["best_parity"] <= t["best_ci_high"]).all()
     vetoes = t[t["parameter"] == "team_vetoes"]
     assert len(vetoes) == 1 and 0 <= int(vetoes["best"].iloc[0]) <= 4
+    # a runner-up is another game, never the best's A<->B mirror
+    for r in t[t["runner_up"].notna()].itertuples():
+        assert teams._tuned_class(r.mode, r.parameter, r.runner_up) != \
+            teams._tuned_class(r.mode, r.parameter, r.best)
+    assert t["verdict"].isin(teams.TUNER_VERDICTS).all()
 
 
 def test_representatives_do_not_depend_on_the_other_rungs():

@@ -7,15 +7,29 @@ when the game had a winner):
 - **per side**: every side has the same chance to win, ``r_s = 1/K`` for ``K`` sides (2v3:
   ½ each; 2v2+1: ⅓ each, the Independent included). A team's members all win when it
   wins, so this is "every player has the same chance to be on the winning side".
-- **per seat**: every seat has the same share, ``r_s / size_s = 1/n`` for ``n`` players,
-  i.e. a side's share is its seats' share ``size_s / n`` (2v3: ⅖ and ⅗; 2v2+1: the
-  Independent ⅕). The per-seat difference is ``(r_s − size_s/n) / size_s``.
+- **per seat**: every seat carries the same weight, so a side of ``size_s`` seats should
+  win its seats' share of the won games, ``r_s = size_s / n`` for ``n`` players (2v3: ⅖
+  and ⅗; 2v2+1: ⅖, ⅖ and the Independent ⅕). Each seat of the side is on the winning side
+  exactly when its side wins, so ``r_s`` is also *each seat's own* share of the won games
+  it wins, and ``size_s / n`` that seat's parity.
+
+**One margin, one unit.** Both definitions test the same estimate, ``r_s``, with the same
+standard error, against the same margin ``±m`` in pp of won games; only the parity
+differs (``1/K`` or ``size_s / n``). An earlier version tested the per-seat *credit*
+``r_s / size_s`` against ``1/n`` at the same ``±m``: dividing the estimate (and its error)
+by ``size_s`` but not the margin widened the margin to ``±m·size_s`` on ``r_s`` (±2 pp for
+a team of two). In 2v2 the two parities are the same hypothesis (``1/2`` = ``2/4``), yet
+a side could be "not shown fair" per side and "fair" per seat. With one estimate and one
+margin the verdicts agree wherever the parities agree (2v2, and the per-seat parity of a
+side of one is its credit). Whoever prefers the per-seat credit ``r_s / size_s`` against
+``1/n`` reads the same test with the margin ``m / size_s``.
 
 Each difference gets an interval-based TOST against the designer's margin
-(``fair_margin`` in the experiment file, default ±1 pp; :func:`stats.tost`): *fair
-(within ±m)* when its 90% interval lies inside ``±m``, *unfair by X [lo, hi]* when the
-90% interval lies wholly beyond the margin, *not shown fair* otherwise. The interval of
-``r_s`` is the delta-method interval of a ratio of means (:func:`stats.share_of_won`).
+(``fair_margin`` in the experiment file, default ±1 pp; :func:`stats.tost`): *fair*
+when its 90% interval lies inside ``±m``, *unfair* when the 90% interval lies wholly
+beyond the margin, *not shown fair* otherwise; the verdict's text carries that 90%
+interval. The interval of ``r_s`` is the delta-method interval of a ratio of means
+(:func:`stats.share_of_won`).
 
 :func:`fairness` reads the teams analysis's ``sides`` table (per option and side: the win
 share, the no-winner share, the games and the half-width of the side's gap of win share),
@@ -50,10 +64,12 @@ def side_sd(share: float, gap_half_width: float, games: int, u: float, k: int) -
 def fairness(sides: pd.DataFrame, margin: float = FAIR_MARGIN,
              options: tuple[str, ...] | None = ("default",)) -> pd.DataFrame:
     """Per side and per seat verdicts of every (bot, mode, option) of ``sides`` (only
-    ``options`` when given). Per seat, ``share_won`` and ``parity`` are one seat's
-    (the side's share / its size, and 1/n). ``sides`` needs the columns bot, mode, option, side,
-    side_size, games, share, gap_half_width, and ``sd`` (the side's per-game sd) when
-    it has it; otherwise the sd is recovered from ``gap_half_width``."""
+    ``options`` when given). ``share_won`` is the side's share of won games (each of its
+    seats' own: a seat wins when its side wins); ``parity`` is ``1/K`` per side and the
+    side's seats' share ``size/n`` per seat; the margin is the same. ``sides`` needs the
+    columns bot, mode, option, side, side_size, games, share, gap_half_width, and ``sd``
+    (the side's per-game sd) when it has it; otherwise the sd is recovered from
+    ``gap_half_width``."""
     rows = []
     df = sides if options is None else sides[sides["option"].isin(options)]
     for (bot, mode, option), g in df.groupby(["bot", "mode", "option"], sort=False):
@@ -67,14 +83,12 @@ def fairness(sides: pd.DataFrame, margin: float = FAIR_MARGIN,
                   else side_sd(r.share, r.gap_half_width, n, u, k))
             size = int(r.side_size)
             for definition in DEFINITIONS:
+                # the same estimate r_s and margin for both definitions: only the parity
+                # differs (1/K, or the side's seats' share size/n)
                 target = 1.0 / k if definition == "per side" else size / n_players
                 d, se = won_gap(r.share, sd, n, won, target)
-                if definition == "per seat":
-                    d, se = d / size, se / size
                 e = tost(d, se, margin)
                 sw = r.share / won if won > 0 else float("nan")
-                if definition == "per seat":            # one seat's share, against 1/n
-                    sw, target = sw / size, 1.0 / n_players
                 rows.append({"bot": bot, "mode": mode, "option": option, "side": r.side,
                              "side_size": size, "games": n, "definition": definition,
                              "share_won": sw, "parity": target, "diff": d,

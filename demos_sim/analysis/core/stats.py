@@ -106,14 +106,16 @@ class Equivalence:
     """An interval-based TOST of a difference ``d`` (a share minus its parity, or a paired
     difference) against the margin ``±m``, at level ``alpha``.
 
-    - **fair**: the ``1 − 2α`` (90%) interval lies inside ``(−m, +m)``. This is the two
-      one-sided tests (TOST) ``d > −m`` and ``d < +m``, each at level α: ``p_tost`` (the
-      larger one-sided p-value) ``< α``.
-    - **unfair**: the 90% interval lies wholly beyond the margin (``lo90 > m`` or
+    - **fair**: the ``1 − 2α`` (90%) interval lies strictly inside ``(−m, +m)``. This is
+      the two one-sided tests (TOST) ``d > −m`` and ``d < +m``, each at level α:
+      ``p_tost`` (the larger one-sided p-value) ``< α``. A bound exactly on the margin is
+      not inside: not fair.
+    - **unfair**: the 90% interval lies strictly beyond the margin (``lo90 > m`` or
       ``hi90 < −m``): the one-sided test of ``|d| > m`` at level α.
     - **not shown fair** otherwise (too few games, or an effect near the margin).
 
-    ``lo``/``hi`` is the usual 95% interval, the one the report quotes.
+    ``lo``/``hi`` is the usual 95% interval; the verdict rests on the 90% one
+    (``lo90``/``hi90``), so :meth:`text` prints that one with the verdict.
     """
 
     diff: float
@@ -125,17 +127,34 @@ class Equivalence:
     p_tost: float
     verdict: str             # "fair" | "not shown fair" | "unfair"
 
-    def text(self, scale: float = 100.0, unit: str = " pp") -> str:
-        """``fair (within ±1 pp)``, ``not shown fair (−0.8 pp [−2.1, +0.5])`` or
-        ``unfair by −3.4 pp [−3.9, −2.9]``."""
-        m = f"{scale * self.margin:g}"
-        body = (f"{scale * self.diff:+.1f}{unit} [{scale * self.lo:+.1f}, "
-                f"{scale * self.hi:+.1f}]").replace("-", "−")
+    def text(self, scale: float = 100.0, unit: str = " pp",
+             words: tuple[str, str, str] = ("fair", "not shown fair", "unfair"),
+             digits: int = 1) -> str:
+        """The verdict with the estimate and the 90% interval it rests on:
+        ``fair: +0.3 pp, 90% [−0.2, +0.8] within ±1 pp``, ``not shown fair: −0.8 pp, 90%
+        [−2.1, +0.5], margin ±1 pp``, ``unfair: −3.4 pp, 90% [−3.9, −2.9] beyond ±1 pp``.
+
+        ``words``: the names of the three verdicts (fair, not shown, unfair), e.g.
+        ``("does not matter", "not shown either way", "matters")`` for an effect. Bounds
+        are printed with ``digits`` decimals, more where one would round onto the margin
+        (so a "fair" never shows a bound equal to the margin)."""
+        m = scale * self.margin
+        ms = f"{m:g}"
+        vals = [scale * self.lo90, scale * self.hi90]
+        while digits < 4 and any(round(abs(v), digits) == round(m, digits) and abs(v) != m
+                                 for v in vals if v == v):
+            digits += 1
+
+        def f(v: float) -> str:
+            return f"{v:+.{digits}f}".replace("-", "−")
+
+        body = (f"{f(scale * self.diff)}{unit}, 90% [{f(vals[0])}, {f(vals[1])}]")
+        fair, unshown, unfair = words
         if self.verdict == "fair":
-            return f"fair (within ±{m}{unit})"
+            return f"{fair}: {body} within ±{ms}{unit}"
         if self.verdict == "unfair":
-            return f"unfair by {body}"
-        return f"not shown fair ({body}; margin ±{m}{unit})"
+            return f"{unfair}: {body} beyond ±{ms}{unit}"
+        return f"{unshown}: {body}, margin ±{ms}{unit}"
 
 
 def tost(diff: float, se: float, margin: float = FAIR_MARGIN,

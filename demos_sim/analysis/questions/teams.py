@@ -4,13 +4,13 @@
 team's members all win when it wins, so this is the same as equal side win shares: in
 2v2 and 2v3 team A and team B at the same share, in 2v2+1 teams A, B and the
 Independent at the same share — each 1/3 of the won games (not the Independent at 1/5,
-which would be parity of the *per-seat* share; that share, side share / side size, is
-reported too). Games without a winner count for nobody; their share is reported apart.
+which would be *per-seat* parity: every side winning its seats' share size/n, also
+tested). Games without a winner count for nobody; their share is reported apart.
 
 Whether a default seating is *fair* is decided against the designer's margin
 (``fair_margin`` in the experiment file, default ±1 pp of share of won games) by an
 interval-based TOST on the share of won games, under both definitions — per side (1/K)
-and per seat (1/n) — in table ``fairness`` (:mod:`demos_sim.analysis.core.fairness`).
+and per seat (size/n, the same margin) — in table ``fairness`` (:mod:`demos_sim.analysis.core.fairness`).
 
 For a game with side shares ``x_s`` (M1: a shared win counts 1/k) the *gap* of side
 ``s`` is ``g_s = x_s − mean_k x_k``, a per-game linear quantity whose mean is the side's
@@ -31,18 +31,24 @@ counterpart is ``team_vetoes``), and in 2v3 and 2v2+1 ``handicap_points`` (every
 of the smaller side starts with that many cumulative points). The handicaps are not rules
 of contract 2 (game records refuse them; :data:`demos_sim.demos.rules.TRIAL_RULES`): they
 are changes the designer could print on a card, and the analysis labels them so.
-Screening tests every option's gaps against 0 (Holm within mode, bot and screen). The best option (smallest ``U``) and the runner-up are
-then replayed on **fresh deals** (another seed, so the winner's curse of the screen does
-not bias them), with the default, and their paired difference of ``U`` (each option's
-worst side from the screen, with its sign, per game) gives the interval of "best −
-runner-up" and "best − default"; the replayed best gets the TOST verdict per side.
+Screening tests every option's gaps against 0 (Holm within mode, bot and screen) and
+judges every option against the margin (TOST per side, Holm over the screen's distinct
+games: ``shown_fair``). The best option (smallest ``U``) and the runner-up (the next
+*distinct* game: a seating's mirror is the same game) are then replayed on **fresh
+deals** (another seed, so the winner's curse of the screen does not bias them), with the
+default. On the fresh deals each one's worst side is found again (not the screen's), and
+reported with its signed gap, its 95% interval and its TOST verdict (90% interval); the
+paired difference of these per-game gaps gives "best − runner-up" and "best − default".
+A pick of the screen is not reported without its replay.
 
 When no single change reaches the margin, the **pairs** screen (:data:`PAIR_FILES`, its own
 deals, two rungs) plays changes combined — a product grid of seating × team_vetoes ×
 handicap in 2v3, seating × handicap in 2v2+1 — and is checked on four times its games of
 fresh deals the same way; its fairest option per number of changed rules is plotted
-(``pairs.png``). The same question is put to the generic tuner too (:data:`TUNES`, run by
-the suite; table ``tuner``).
+(``pairs.png``, the replayed best marked). The same question is put to the generic tuner
+too (:data:`TUNES`, run by the suite; one seating per mirror pair; table ``tuner``, whose
+best is read from its own fresh-deal confirmation and named only when that replay shows
+it better than the default).
 """
 
 from __future__ import annotations
@@ -57,7 +63,8 @@ from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune, experiment_path
-from demos_sim.analysis.core.stats import Z95, adjust, p_value, sample_mean_ci
+from demos_sim.analysis.core.stats import (FAIR_MARGIN, Z95, adjust, p_value,
+                                           sample_mean_ci)
 from demos_sim.game import SHARE_SCALE, get_game
 from demos_sim.runner.experiment import load_experiment
 from demos_sim.sim_common import chunks_of, cut, parts_per_job
@@ -67,8 +74,8 @@ METHOD = (
     "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
     "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). Fair = "
     "every player has the same chance to be on the winning side = equal side win shares "
-    "(M1; 2v2+1: teams A, B and the Independent at 1/3 of the won games each; the "
-    "per-seat share, side share / side size, is shown too). A side's gap is its share "
+    "(M1; 2v2+1: teams A, B and the Independent at 1/3 of the won games each; per seat, "
+    "each side against its seats' share size/n, is tested too). A side's gap is its share "
     "minus the mean of the side shares, a per-game linear quantity with an exact 95% "
     "normal interval; a mode's unfairness U is its largest |gap| (two sides: |A − B| / 2). "
     "Single changes: every distinct seating of the labels (6 in 2v2, 10 in 2v3, 15 in "
@@ -81,24 +88,30 @@ METHOD = (
     "smaller side — the team of two, the Independent — starts with that many cumulative "
     "points; NOT a rule of contract 2, a change the designer could print on a card), all "
     "on the same deals. The gap tests of a mode's screen are Holm-adjusted (family-wise "
-    "5%, within mode, bot and screen). The best option and "
-    "the runner-up are replayed with the default on fresh deals (a second seed, so the "
-    "selection does not bias them) and compared by the paired per-game difference of their "
-    "worst side's signed gap (95% interval); the replayed best gets a TOST verdict per "
-    "side. Combined changes (screen \"pairs\", greedy and tuned, 8,192 games a point, "
-    "its own deals): 2v3 seating × team_vetoes 2/4 × handicap 0/80, 2v2+1 seating × "
+    "5%, within mode, bot and screen), and every option is judged against the margin "
+    "per side (TOST, Holm over the screen's distinct games). The best option and the runner-up (the "
+    "next distinct game: a seating's mirror is the same game) are replayed with the default "
+    "on fresh deals (a second seed, so the selection does not bias them); on those deals "
+    "each one's worst side is found again and reported with its signed gap (95% interval) "
+    "and its TOST verdict (90% interval), and best and runner-up are compared by the paired "
+    "per-game difference of these gaps (95% interval). A screen's pick is not reported "
+    "without its replay. Combined changes (screen \"pairs\", greedy and tuned, 8,192 games a "
+    "point, its own deals): 2v3 seating × team_vetoes 2/4 × handicap 0/80, 2v2+1 seating × "
     "handicap 0/40/50, the best replayed on four times the games of fresh deals (plot "
-    "pairs.png: the fairest option per number of changed rules). The same question is "
-    "also put to the "
-    "generic tuner (demos-sim tune): one tune file per single change (a seating, "
-    "or team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, "
-    "raced on fresh deals, 95% paired bootstrap intervals (table tuner). Table fairness "
-    "tests the default seatings against the designer's margin (fair_margin in the "
-    "experiment file, default ±1 pp of share of won games) with an interval-based TOST: "
-    "fair when the 90% interval of the difference lies inside ±margin, unfair when it lies "
-    "wholly beyond it, not shown fair otherwise; per side (each side's share of won games "
-    "against 1/K, K sides) and per seat (each seat's share, side share / side size, "
-    "against 1/n, n players), delta-method intervals of the share of won games.")
+    "pairs.png: the fairest option per number of changed rules on the screen, the replayed "
+    "best marked). The same question is also put to the generic tuner (demos-sim tune): "
+    "one tune file per single change (a seating, one per A<->B mirror pair, or "
+    "team_vetoes 0-4 in 2v3), exhaustive, side parity = max - min side win share, raced "
+    "and confirmed on fresh deals, 95% paired bootstrap intervals (table tuner: its best is "
+    "named only when its replay shows it better than the default). Table fairness tests "
+    "the default seatings against the designer's margin (fair_margin in the experiment "
+    "file, default ±1 pp of share of won games) with an interval-based TOST: fair when the "
+    "90% interval of the difference lies inside ±margin, unfair when it lies wholly beyond "
+    "it, not shown fair otherwise (each verdict printed with that 90% interval); per side "
+    "(each side's share of won games against 1/K, K sides) and per seat (the same share — "
+    "each seat of a side wins when its side wins — against the side's seats' share "
+    "size/n, n players; the same margin, so in 2v2, where both parities are ½, both "
+    "verdicts agree), delta-method intervals of the share of won games.")
 # each mode's single-change screen: its seating file first (its default point is the
 # mode's default game), then the files of one other rule each, on the same deals (same seed)
 MODE_FILES = {"2v2": ["teams_2v2"],
@@ -280,7 +293,7 @@ def _options(runs) -> pd.DataFrame:
     return sides
 
 
-def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
+def _option_summary(sides: pd.DataFrame, margins: dict | None = None) -> pd.DataFrame:
     rows = []
     for (bot, mode, screen, option), g in sides.groupby(["bot", "mode", "screen", "option"],
                                                         sort=False):
@@ -293,8 +306,7 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
                      "worst_side": w["side"], "worst_gap": w["gap"],
                      "no_winner": w["no_winner"],
                      "shares": " ".join(f"{s}={v:.3f}" for s, v in zip(g["side"], g["share"])),
-                     "p_holm": float(g["p_gap_holm"].min()),
-                     "indistinguishable_from_fair": bool(g["p_gap_holm"].min() >= ALPHA)})
+                     "p_holm": float(g["p_gap_holm"].min())})
     opts = pd.DataFrame(rows)
     opts["mirror_class"] = [mirror_class(m, s) for m, s in zip(opts["mode"], opts["option"])]
     # rank the distinct games of a screen: a seating and its A<->B mirror (2v2, 2v2+1) share
@@ -310,7 +322,39 @@ def _option_summary(sides: pd.DataFrame) -> pd.DataFrame:
     reps = set(zip(first["bot"], first["mode"], first["screen"], first["option"]))
     opts["representative"] = [k in reps for k in zip(opts["bot"], opts["mode"], opts["screen"],
                                                      opts["option"])]
+    opts = option_tost(sides, opts, margins)
     return opts.sort_values(group + ["rank", "option"]).reset_index(drop=True)
+
+
+def option_tost(sides: pd.DataFrame, opts: pd.DataFrame,
+                margins: dict | None = None) -> pd.DataFrame:
+    """``opts`` with each option's TOST verdict per side on its screen (``tost_verdict``:
+    fair when every side's 90% interval of its share of won games minus 1/K lies inside
+    the margin, :func:`fairness.mode_verdict`; ``tost_worst_side``: the verdict of its
+    side furthest from parity, with the 90% interval), ``p_tost`` (the largest of its sides' TOST
+    p-values: all sides equivalent, an intersection–union test) and ``p_tost_holm``, Holm
+    over the screen's distinct games (one per mirror class: a seating and its mirror are
+    the same games), with ``shown_fair`` = ``p_tost_holm`` < 5%. ``margins``: the margin
+    per (bot, mode, screen) (default: :data:`FAIR_MARGIN`)."""
+    out = []
+    for key, o in opts.groupby(["bot", "mode", "screen"], sort=False):
+        m = (margins or {}).get(key, FAIR_MARGIN)
+        sd = sides[(sides["bot"] == key[0]) & (sides["mode"] == key[1])
+                   & (sides["screen"] == key[2])]
+        f = fairness(sd, m, options=None)
+        f = f[f["definition"] == "per side"]
+        verdict = {opt: mode_verdict(h) for opt, h in f.groupby("option", sort=False)}
+        p = f.groupby("option", sort=False)["p_tost"].max()
+        w = f.loc[f["diff"].abs().groupby(f["option"], sort=False).idxmax()]
+        text = dict(zip(w["option"], w["side"] + ": " + w["verdict_text"]))
+        o = o.assign(fair_margin=m, tost_verdict=o["option"].map(verdict),
+                     tost_worst_side=o["option"].map(text), p_tost=o["option"].map(p))
+        rep = o[o["representative"]]
+        adj = dict(zip(rep["mirror_class"], adjust(rep["p_tost"].to_numpy(), "holm")))
+        o["p_tost_holm"] = o["mirror_class"].map(adj)
+        o["shown_fair"] = o["p_tost_holm"] < ALPHA
+        out.append(o)
+    return pd.concat(out) if out else opts
 
 
 SYMMETRIC = ("2v2", "2v2+1")     # teams A and B have the same rules: A<->B is a relabelling
@@ -345,7 +389,11 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     """The screen (sides, options, decided games), its summary, the fresh-deal check of
     the best options (follow-up games: ``runs.workers``) and the tuner's answer."""
     sides = _options(runs)
-    opts = _option_summary(sides)
+    margins = {(bot, mode, screen): margin(
+        MODE_FILES[mode][0] if screen == "single" else PAIR_FILES[mode], bot)
+        for bot, mode, screen in sides[["bot", "mode", "screen"]].drop_duplicates()
+        .itertuples(index=False)}
+    opts = _option_summary(sides, margins)
     decided = _bins(runs, "decided")
     decided_all = decided
     decided = decided[(decided["seating"] == decided["mode"].map(DEFAULT_SEATING))
@@ -360,7 +408,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     return {"fairness": fair, "sides": sides, "options": opts, "decided": decided,
             "decided_by_seating": decided_all, "independent_condition": ind,
             "summary": _summary(opts, conf),
-            "confirm": conf, "tuner": tuner_table(runs)}
+            "confirm": conf, "tuner": tuner_table(runs, opts)}
 
 
 def margin(stem: str, bot: str) -> float:
@@ -385,22 +433,36 @@ def _point(mode: str, screen: str, bot: str, values: dict):
     raise KeyError(f"{mode} {screen}: no point plays {values}")
 
 
-def _fresh_verdict(x: np.ndarray, labels: list[str], sizes: list[int], margin_: float):
-    """Per-side TOST verdict (share of won games against 1/K) of replayed games ``x``
-    (games × sides win shares): the mode's verdict and its worst side's sentence."""
+def _fresh_worst(x: np.ndarray, labels: list[str], sizes: list[int], margin_: float):
+    """The side that is worst **on the replayed games** ``x`` (games × sides win shares),
+    with its per-side TOST verdict (share of won games against 1/K).
+
+    Returns ``(mode verdict, worst side, its verdict text, h)``: ``h`` is the per-game
+    signed gap of that side (``x_s − mean_k x_k``, signed so that its mean is ≥ 0), so
+    ``mean(h)`` is the replay's unfairness ``U``. The worst side is the one furthest from
+    parity in share of won games, which is also the one with the largest |gap| (``diff_s
+    = gap_s / w̄``): the side is chosen on the same games (as on the screen), not adjusted
+    for. The screen's worst side is not used: a replay re-decides which side is worse."""
     n = len(x)
     sides = pd.DataFrame({"bot": "", "mode": "", "option": "", "side": labels,
                           "side_size": sizes, "games": n, "share": x.mean(0),
                           "sd": x.std(0, ddof=1)})
     f = fairness(sides, margin_, options=None)
-    f = f[f["definition"] == "per side"]
-    worst = f.loc[f["diff"].abs().idxmax()]
-    return mode_verdict(f), f"{worst.side}: {worst.verdict_text}"
+    f = f[f["definition"] == "per side"].reset_index(drop=True)
+    j = int(f["diff"].abs().idxmax())
+    worst = f.loc[j]
+    g = per_game_gap(x)[:, labels.index(worst.side)]
+    sign = -1.0 if g.mean() < 0 else 1.0
+    return mode_verdict(f), str(worst.side), f"{worst.side}: {worst.verdict_text}", sign * g
 
 
 def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
     """Replay default, best and runner-up of every (bot, mode, screen) on fresh deals,
-    paired (:data:`CONFIRM_GAMES`: the pairs screen at four times its games)."""
+    paired (:data:`CONFIRM_GAMES`: the pairs screen at four times its games). Each role's
+    ``worst_side`` is the side worst on the fresh deals (:func:`_fresh_worst`; the screen's
+    is kept as ``screen_worst_side``), ``unfairness`` its signed gap there (≥ 0, 95%
+    interval) and ``worst_side_verdict`` the same side's TOST verdict with its 90%
+    interval; the paired differences compare these per-game gaps."""
     rows = []
     for (bot, mode, screen), g in opts.groupby(["bot", "mode", "screen"], sort=False):
         b, r2, d = _picks(g)
@@ -433,19 +495,19 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
             x = x / SHARE_SCALE
             cfg = configs[i]
             labels = cfg.side_labels()
-            j = labels.index(r["worst_side"])
-            sign = 1.0 if r["worst_gap"] >= 0 else -1.0
-            h[role] = sign * per_game_gap(x)[:, j]
             sizes = [list(cfg.seating).count(c) for c in labels]
-            verdicts[role] = _fresh_verdict(x, labels, sizes, margin_)
+            verdict, side, text, h[role] = _fresh_worst(x, labels, sizes, margin_)
+            verdicts[role] = (verdict, side, text)
         for role, r in picks.items():
             e = sample_mean_ci(h[role])
             rows.append({"bot": bot, "mode": mode, "screen": screen, "role": role,
                          "option": r["option"], "changes": int(r["changes"]),
                          "seed": seed, "games": n, "screen_unfairness": r["unfairness"],
+                         "screen_worst_side": r["worst_side"],
+                         "worst_side": verdicts[role][1],
                          "unfairness": e[0], "ci_low": e[1], "ci_high": e[2],
                          "fair_per_side": verdicts[role][0],
-                         "worst_side_verdict": verdicts[role][1],
+                         "worst_side_verdict": verdicts[role][2],
                          "vs": "", "diff": np.nan, "diff_ci_low": np.nan,
                          "diff_ci_high": np.nan, "distinguishable": None})
         for a, b in (("best", "runner-up"), ("best", "default")):
@@ -456,7 +518,8 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
                          "option": picks[a]["option"], "changes": int(picks[a]["changes"]),
                          "seed": seed, "games": n,
                          "screen_unfairness": picks[a]["unfairness"] - picks[b]["unfairness"],
-                         "unfairness": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                         "screen_worst_side": "", "worst_side": "", "unfairness": np.nan,
+                         "ci_low": np.nan, "ci_high": np.nan,
                          "fair_per_side": "", "worst_side_verdict": "",
                          "vs": picks[b]["option"], "diff": e[0], "diff_ci_low": e[1],
                          "diff_ci_high": e[2], "distinguishable": bool(e[1] > 0 or e[2] < 0)})
@@ -481,9 +544,10 @@ def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
                "default_shares": d["shares"], "default_no_winner": d["no_winner"],
                "default_unfairness": d["unfairness"], "default_u_ci_low": d["u_ci_low"],
                "default_u_ci_high": d["u_ci_high"], "default_worst_side": d["worst_side"],
-               "default_fair_holm": d["indistinguishable_from_fair"],
+               "default_verdict": d["tost_verdict"],
+               "default_worst_side_verdict": d["tost_worst_side"],
                "options": len(g), "distinct_games": int(g["mirror_class"].nunique()),
-               "options_fair_holm": int(g["indistinguishable_from_fair"].sum()),
+               "options_shown_fair": int(g[g["representative"]]["shown_fair"].sum()),
                "best": b["option"], "best_changes": int(b["changes"]),
                "best_unfairness": b["unfairness"],
                "best_u_ci_low": b["u_ci_low"], "best_u_ci_high": b["u_ci_high"],
@@ -492,6 +556,7 @@ def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
             c = conf[(conf["bot"] == bot) & (conf["mode"] == mode)
                      & (conf["screen"] == screen)]
             br = c[c["role"] == "best"]
+            ru = c[c["role"] == "runner-up"]
             vs = c[c["role"] == "best - runner-up"]
             vd = c[c["role"] == "best - default"]
             if len(br):
@@ -501,6 +566,12 @@ def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
                            fresh_best_ci_high=br["ci_high"].iloc[0],
                            fresh_best_fair=br["fair_per_side"].iloc[0],
                            fresh_best_worst_side=br["worst_side_verdict"].iloc[0])
+            if len(ru):
+                row.update(fresh_runner_up_unfairness=ru["unfairness"].iloc[0],
+                           fresh_runner_up_ci_low=ru["ci_low"].iloc[0],
+                           fresh_runner_up_ci_high=ru["ci_high"].iloc[0],
+                           fresh_runner_up_fair=ru["fair_per_side"].iloc[0],
+                           fresh_runner_up_worst_side=ru["worst_side_verdict"].iloc[0])
             if len(vs):
                 row.update(best_minus_runner_up=vs["diff"].iloc[0],
                            bmr_ci_low=vs["diff_ci_low"].iloc[0],
@@ -514,34 +585,85 @@ def _summary(opts: pd.DataFrame, conf: pd.DataFrame | None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def tuner_table(runs) -> pd.DataFrame:
+def tuner_table(runs, opts: pd.DataFrame | None = None) -> pd.DataFrame:
     """The closest-to-fair single change found by ``demos-sim tune`` (exhaustive over each
     file's one parameter, racing on fresh deals), first rung only: side parity = max − min
     side win share, its 95% bootstrap interval, and the paired differences from the
-    default setting and the runner-up."""
+    default setting and the runner-up, all on the tuner's confirmation deals (its replay).
+    See :func:`tuner_rows`."""
     rows = []
     for stem, mode in TUNE_FILES.items():
         t = runs.tune(stem)
-        s, bot = t.summary, t.bot
+        rows.append((mode, t.bot, t.summary))
+    return tuner_rows(rows, opts)
+
+
+TUNER_VERDICTS = ("better than the default", "worse than the default",
+                  "not shown different from the default")
+
+
+def tuner_rows(tunes: list[tuple[str, str, dict]], opts: pd.DataFrame | None = None
+               ) -> pd.DataFrame:
+    """One row per tune ``(mode, bot, summary.json)``.
+
+    A runner-up that is the best's A<->B mirror (2v2, 2v2+1: the same game with the labels
+    swapped, so ``best − runner-up`` is 0 [0, 0] by construction) is no runner-up: it is
+    dropped (``runner_up`` empty, no difference). ``verdict`` reads the replay's ``best −
+    default`` (:data:`TUNER_VERDICTS`: better or worse when its 95% interval excludes 0,
+    else not shown different): a best not shown better than the default is the tuner's
+    pick among equals, not a finding. ``screen_rank`` (of ``screen_distinct``) and
+    ``screen_unfairness`` place the tuner's best among the teams screen's distinct games
+    that change the same rule, the default included (same rung, other deals), when
+    ``opts`` is given."""
+    rows = []
+    for mode, bot, s in tunes:
         (param,) = s["params"]
+        best = s["best"]["values"][param]
         row = {"mode": mode, "parameter": param, "bot": bot,
                "search": s["search"]["description"], "default": s["default"]["values"][param],
                "default_parity": s["default"]["side_parity"]["value"],
-               "best": s["best"]["values"][param],
+               "best": best,
                "best_parity": s["best"]["side_parity"]["value"],
                "best_ci_low": s["best"]["side_parity"]["ci95"][0],
                "best_ci_high": s["best"]["side_parity"]["ci95"][1],
                "games": s["confirmation"]["games"]}
+        ru = s.get("runner_up")
+        ru_value = None if ru is None else ru["values"][param]
+        if ru_value is not None and _tuned_class(mode, param, ru_value) == \
+                _tuned_class(mode, param, best):
+            ru_value = None                       # the mirror of the best: the same game
+        row["runner_up"] = ru_value
         for key, name in (("best_minus_default", "vs_default"),
                           ("best_minus_runner_up", "vs_runner_up")):
             d = s.get(key)
-            if d is not None:
+            if d is not None and (name == "vs_default" or ru_value is not None):
                 row.update({f"{name}_diff": d["objective_diff"],
                             f"{name}_ci_low": d["ci95"][0], f"{name}_ci_high": d["ci95"][1]})
-        ru = s.get("runner_up")
-        row["runner_up"] = None if ru is None else ru["values"][param]
+        lo, hi = row.get("vs_default_ci_low", np.nan), row.get("vs_default_ci_high", np.nan)
+        row["verdict"] = (TUNER_VERDICTS[0] if hi < 0 else TUNER_VERDICTS[1] if lo > 0
+                          else TUNER_VERDICTS[2])
+        if opts is not None and len(opts):
+            # the screen's options that change the same rule (and the default), one per
+            # distinct game, fairest first
+            o = opts[(opts["bot"] == bot) & (opts["mode"] == mode)
+                     & (opts["screen"] == "single") & opts["representative"]
+                     & ((opts["change"] == param) | (opts["option"] == "default"))]
+            o = o.sort_values(["unfairness", "option"], kind="stable").reset_index(drop=True)
+            hit = o.index[o["mirror_class"] == _tuned_class(mode, param, best)]
+            if len(hit):
+                h = o.loc[hit[0]]
+                row.update(screen_rank=int(hit[0]) + 1, screen_distinct=len(o),
+                           screen_unfairness=float(h["unfairness"]),
+                           screen_u_ci_low=float(h["u_ci_low"]),
+                           screen_u_ci_high=float(h["u_ci_high"]))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _tuned_class(mode: str, param: str, value) -> str:
+    """The mirror class of the single change ``param = value`` (:func:`mirror_class`)."""
+    d = defaults(mode)
+    return mirror_class(mode, option_label(mode, {**d, param: _typed(value, d[param])}))
 
 
 # ------------------------------------------------------------------------------- plots
@@ -656,7 +778,7 @@ def _pairs_plot(pairs: pd.DataFrame, conf: pd.DataFrame | None, folder: Path) ->
             if conf is not None and len(conf):
                 c = conf[(conf["mode"] == mode) & (conf["bot"] == bot)
                          & (conf["screen"] == "pairs") & (conf["role"] == "best")]
-                for r in c.itertuples():       # its worst side's gap, signed as on the screen
+                for r in c.itertuples():       # its worst side on the fresh deals
                     ax.errorbar([r.changes + 0.12], [100 * r.unfairness], fmt="s",
                                 color="#c44", capsize=3, label="best, fresh deals",
                                 yerr=100 * error_bars([r.unfairness], [r.ci_low], [r.ci_high]))
@@ -688,33 +810,17 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         d = sides[(sides["bot"] == r.bot) & (sides["mode"] == r.mode)
                   & (sides["option"] == "default") & (sides["screen"] == "single")]
         per = "; ".join(f"{s.side} {_p(s.share)}% [{_p(s.ci_low)}, {_p(s.ci_high)}]"
-                        + (f" ({_p(s.per_seat)}% per seat)" if s.side_size > 1 else "")
+                        + (f" ({s.side_size} seats)" if s.side_size > 1 else "")
                         for s in d.itertuples())
-        verdict = ("Indistinguishable from fair (Holm 5%)" if r.default_fair_holm else
-                   "Unfair")
+        verdict = _default_verdict(r)
         found.append(
             f"{r.bot}, {r.mode} (default {DEFAULT_SEATING[r.mode]}, {r.games} games): side "
-            f"shares {per}; no winner {_p(r.default_no_winner)}%. {verdict}: the "
+            f"shares {per}; no winner {_p(r.default_no_winner)}%. {verdict}; the "
             f"largest gap from parity is side {r.default_worst_side}, U = "
             f"{_p(r.default_unfairness)} pts [{_p(r.default_u_ci_low)}, "
             f"{_p(r.default_u_ci_high)}] of win share.")
-        best = (f"the closest to fair of {r.options} options ({r.distinct_games} distinct "
-                f"games up to the A<->B mirror) is {r.best} (U = "
-                f"{_p(r.best_unfairness)} pts [{_p(r.best_u_ci_low)}, {_p(r.best_u_ci_high)}] "
-                f"on the screen), runner-up {r.runner_up} ({_p(r.runner_up_unfairness)})")
-        if hasattr(r, "best_minus_runner_up") and not pd.isna(getattr(r, "best_minus_runner_up",
-                                                                      np.nan)):
-            best += (f"; on fresh deals the best's signed gap is "
-                     f"{_p(r.fresh_best_unfairness)} pts [{_p(r.fresh_best_ci_low)}, "
-                     f"{_p(r.fresh_best_ci_high)}] and best − runner-up is "
-                     f"{_p(r.best_minus_runner_up)} pts [{_p(r.bmr_ci_low)}, {_p(r.bmr_ci_high)}]"
-                     f" — {'distinguishable' if r.distinguishable else 'not distinguishable'}")
-        if hasattr(r, "best_minus_default") and not pd.isna(getattr(r, "best_minus_default",
-                                                                    np.nan)):
-            best += (f"; best − default {_p(r.best_minus_default)} pts "
-                     f"[{_p(r.bmd_ci_low)}, {_p(r.bmd_ci_high)}]")
-        found.append(f"{r.bot}, {r.mode}: {best}; {r.options_fair_holm} of {r.options} "
-                     "options are indistinguishable from fair (Holm 5%).")
+        found.append(f"{r.bot}, {r.mode}: " + _best_of_screen(r) + "; "
+                     + _shown_fair(r) + ".")
         o = tables["options"]
         o = o[(o["bot"] == r.bot) & (o["mode"] == r.mode) & (o["screen"] == "single")]
         dflt = o[o["option"] == "default"].iloc[0]
@@ -724,10 +830,10 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             found.append(f"{r.bot}, {r.mode}: {', '.join(same['option'])} play(s) exactly the "
                          f"games of the default (team_vetoes = {DEFAULT_VETOES}) on the same "
                          "deals: this bot's team of two never uses a veto beyond the second.")
-        if not r.default_fair_holm and r.best_u_ci_low > 0:
-            flags.append(f"{r.bot}, {r.mode}: no option searched reaches parity — even the "
-                         f"best ({r.best}) leaves U = {_p(r.best_unfairness)} pts "
-                         f"[{_p(r.best_u_ci_low)}, {_p(r.best_u_ci_high)}].")
+        if getattr(r, "fresh_best_fair", None) == "unfair":
+            flags.append(f"{r.bot}, {r.mode}: no option searched reaches the margin — even "
+                         f"the best ({r.best}), replayed on fresh deals, is unfair ("
+                         f"{r.fresh_best_worst_side}).")
     dec = tables.get("decided")
     if dec is not None and len(dec):
         for bot, g in dec[dec["mode"] == "2v2+1"].groupby("bot", sort=False):
@@ -754,51 +860,114 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     flags += sign_flips(key_figures(tables))
     tu = tables.get("tuner")
     if tu is not None and len(tu):
-        nan = float("nan")
         for r in tu.itertuples():
-            vd = [getattr(r, f"vs_default_{k}", nan) for k in ("diff", "ci_low", "ci_high")]
-            found.append(
-                f"tuner ({r.bot}, {r.search}): in {r.mode} the {r.parameter} closest to side "
-                f"parity is {r.best} (max - min side share {_p(r.best_parity)} pts "
-                f"[{_p(r.best_ci_low)}, {_p(r.best_ci_high)}]; default {r.default}: "
-                f"{_p(r.default_parity)}; best - default {_p(vd[0])} pts "
-                f"[{_p(vd[1])}, {_p(vd[2])}], {r.games} games).")
+            found.append(tuner_finding(r))
     return found, flags
 
 
-def _fresh(r) -> str:
-    """The fresh-deal replay of a screen's best option, with its TOST verdict."""
+def _default_verdict(r) -> str:
+    """The default's TOST verdict per side on the screen (with its worst side's 90%
+    interval), or a summary from before the TOST columns."""
+    v = getattr(r, "default_verdict", None)
+    if not isinstance(v, str):
+        return "Not judged against the margin"
+    return (f"Per side against the margin (TOST): {v} "
+            f"({getattr(r, 'default_worst_side_verdict', '')})")
+
+
+def _best_of_screen(r) -> str:
+    """The screen's best and runner-up, each with its fresh-deal replay (a figure taken
+    from a screen is not shown without it)."""
+    head = (f"the closest to fair of {r.options} options ({r.distinct_games} distinct games "
+            f"up to the A<->B mirror) on the screen is {r.best}, runner-up {r.runner_up}")
     if pd.isna(getattr(r, "fresh_best_unfairness", np.nan)):
-        return ""
-    return (f"on {r.fresh_games} fresh deals its worst side's gap is "
+        return head + " (not replayed on fresh deals: the screen's order is not a finding)"
+    out = head + f"; the best {_fresh(r)}"
+    if not pd.isna(getattr(r, "fresh_runner_up_unfairness", np.nan)) and \
+            r.runner_up != r.best:
+        out += (f", the runner-up's worst side is {_p(r.fresh_runner_up_unfairness)} pts "
+                f"[{_p(r.fresh_runner_up_ci_low)}, {_p(r.fresh_runner_up_ci_high)}] from "
+                f"parity, per side {r.fresh_runner_up_fair} ({r.fresh_runner_up_worst_side})")
+    if not pd.isna(getattr(r, "best_minus_runner_up", np.nan)):
+        out += (f"; best − runner-up {_p(r.best_minus_runner_up)} pts [{_p(r.bmr_ci_low)}, "
+                f"{_p(r.bmr_ci_high)}]: "
+                + ("the best is shown fairer" if r.bmr_ci_high < 0 else
+                   "the runner-up is shown fairer" if r.bmr_ci_low > 0 else
+                   "their order is not shown either way"))
+    if not pd.isna(getattr(r, "best_minus_default", np.nan)):
+        out += (f"; best − default {_p(r.best_minus_default)} pts "
+                f"[{_p(r.bmd_ci_low)}, {_p(r.bmd_ci_high)}]")
+    return out
+
+
+def _shown_fair(r) -> str:
+    n = getattr(r, "options_shown_fair", None)
+    if n is None or pd.isna(n):
+        return "no option judged against the margin"
+    return (f"{int(n)} of {r.distinct_games} distinct games are shown fair on the screen "
+            "(every side within the margin, TOST, Holm over the screen's games)")
+
+
+def tuner_finding(r) -> str:
+    """The tuner's answer, always with its replay (best − default on its confirmation
+    deals) and, where the teams screen has the same seating, the screen's figure."""
+    nan = float("nan")
+    vd = [getattr(r, f"vs_default_{k}", nan) for k in ("diff", "ci_low", "ci_high")]
+    verdict = getattr(r, "verdict", None)
+    if not isinstance(verdict, str):
+        verdict = TUNER_VERDICTS[0] if vd[2] < 0 else TUNER_VERDICTS[1] if vd[1] > 0 \
+            else TUNER_VERDICTS[2]
+    what = (f"the {r.parameter} closest to side parity is {r.best}"
+            if verdict == TUNER_VERDICTS[0] else
+            f"no {r.parameter} is shown closer to side parity than the default "
+            f"{r.default} (the tuner's pick, {r.best}, is one among equals)")
+    out = (f"tuner ({r.bot}, {r.search}): in {r.mode} {what}: replayed on {r.games} fresh "
+           f"games, max - min side share {_p(r.best_parity)} pts [{_p(r.best_ci_low)}, "
+           f"{_p(r.best_ci_high)}], default {r.default} {_p(r.default_parity)}; best - "
+           f"default {_p(vd[0])} pts [{_p(vd[1])}, {_p(vd[2])}], {verdict}")
+    rank = getattr(r, "screen_rank", nan)
+    if not pd.isna(rank):
+        out += (f"; on the teams screen (other deals) {r.best} ranks {int(rank)} of the "
+                f"{int(r.screen_distinct)} distinct {r.parameter} options (U = "
+                f"{_p(r.screen_unfairness)} pts "
+                f"[{_p(r.screen_u_ci_low)}, {_p(r.screen_u_ci_high)}])")
+    ru = getattr(r, "runner_up", None)
+    if not isinstance(ru, str) and (ru is None or pd.isna(ru)):
+        out += "; no runner-up (the race's other finalist was its A<->B mirror)" \
+            if r.mode in SYMMETRIC and r.parameter == "seating" else ""
+    return out + "."
+
+
+def _fresh(r) -> str:
+    """The fresh-deal replay of a screen's best option: its worst side *on the fresh
+    deals*, with that side's TOST verdict and 90% interval."""
+    if pd.isna(getattr(r, "fresh_best_unfairness", np.nan)):
+        return "not replayed on fresh deals"
+    return (f"on {r.fresh_games} fresh deals its worst side is "
             f"{_p(r.fresh_best_unfairness)} pts [{_p(r.fresh_best_ci_low)}, "
-            f"{_p(r.fresh_best_ci_high)}], per side {r.fresh_best_fair} "
-            f"({r.fresh_best_worst_side})")
+            f"{_p(r.fresh_best_ci_high)}] of win share from parity, per side "
+            f"{r.fresh_best_fair} ({r.fresh_best_worst_side})")
 
 
 def _pairs_finding(r, summ: pd.DataFrame, opts: pd.DataFrame) -> str:
-    """Whether one change reaches the margin and what the best pair (and triple) does."""
+    """Whether one change reaches the margin and what the best combination does, each
+    with its fresh-deal replay (the screen's fairest pair or triple is named only when it
+    is the replayed best: a screen's pick is not shown without its replay)."""
     one = summ[(summ["bot"] == r.bot) & (summ["mode"] == r.mode)
                & (summ["screen"] == "single")]
-    g = opts[(opts["bot"] == r.bot) & (opts["mode"] == r.mode) & (opts["screen"] == "pairs")]
-    best = g.loc[g.groupby("changes")["unfairness"].idxmin()].set_index("changes")
     head = f"{r.bot}, {r.mode}, combined changes: "
     if len(one):
         o = one.iloc[0]
-        reached = o.get("fresh_best_fair") == "fair"
-        head += (f"{'one change reaches' if reached else 'no single change reaches'} the "
-                 f"margin (the best of {o.options}, {o.best}: {_fresh(o)}); ")
-    parts = [f"{ {2: 'the fairest pair', 3: 'the fairest triple'}[k]} is "
-             f"{best.loc[k, 'option']} (U = {_p(best.loc[k, 'unfairness'])} pts "
-             f"[{_p(best.loc[k, 'u_ci_low'])}, {_p(best.loc[k, 'u_ci_high'])}])"
-             for k in (2, 3) if k in best.index]
+        v = o.get("fresh_best_fair")
+        said = ("one change reaches" if v == "fair" else "no single change reaches"
+                if v == "unfair" else "no single change is shown to reach")
+        head += f"{said} the margin (the best of {o.options}, {o.best}: {_fresh(o)}); "
     what = ("seating, team_vetoes and the trial handicap_points" if r.mode == "2v3" else
             "seating and the trial handicap_points")
-    return (head + f"of {r.options} combinations of {what} ({r.games} games each, the "
-            f"default U = "
-            f"{_p(r.default_unfairness)}), " + "; ".join(parts)
-            + f"; the best, {r.best} ({r.best_changes} "
-            f"change{'' if r.best_changes == 1 else 's'}), {_fresh(r)}.")
+    return (head + f"of {r.options} combinations of {what} ({r.games} games each on the "
+            f"screen, the default U = {_p(r.default_unfairness)}), the best on the screen, "
+            f"{r.best} ({r.best_changes} change{'' if r.best_changes == 1 else 's'}), "
+            f"{_fresh(r)}.")
 
 
 def fairness_findings(fair: pd.DataFrame) -> list[str]:
@@ -810,8 +979,9 @@ def fairness_findings(fair: pd.DataFrame) -> list[str]:
         for d, h in g.groupby("definition", sort=False):
             sides_txt = "; ".join(f"{r.side} {_p(r.share_won)}% of won games vs "
                                   f"{_p(r.parity)}%: {r.verdict_text}" for r in h.itertuples())
-            parts.append(f"{d} ({'each seat' if d == 'per seat' else 'each side'}): "
-                         f"{mode_verdict(h)} ({sides_txt})")
+            whom = ("each side against its seats' share size/n" if d == "per seat" else
+                    "each side against 1/K")
+            parts.append(f"{d} ({whom}): {mode_verdict(h)} ({sides_txt})")
         out.append(f"{bot}, {mode} (default seating), margin ±{m} pp: " + ". ".join(parts)
                    + ".")
     return out

@@ -8,6 +8,22 @@ difference of each main metric — win share of every seat or side, no-winner sh
 length — from the baseline, with its 95% interval. The screen tests many differences at
 once, so every p-value is Holm-adjusted within a bot (family-wise error 5%) and the
 summary table sorts the variants by their largest win-share effect.
+
+**Does a variant matter?** A non-significant difference is not "no effect": each metric
+has a stated margin (:data:`MARGINS`: ±1 pp for a share — each seat's or side's win share
+in pp of all games, the no-winner share — and ±0.25 rounds for the game length, a quarter
+of a round in games of about 9–14 rounds, a change no table would notice). The summary's
+``verdict`` (:func:`variant_verdict`):
+
+- **does not matter**: every metric of the variant value (every seat or side, no winner,
+  rounds) has its 90% interval inside its margin (TOST, each at 5%; all at once is an
+  intersection–union test, whose level needs no correction over the metrics). Its
+  p-value (the largest TOST p) is Holm-adjusted over the bot's screen, like the others.
+- **matters**: some metric's 90% interval lies wholly beyond its margin (one-sided test of
+  ``|d| > m``, Holm over every metric of the bot's screen).
+- **detected, not shown beyond the margin**: some difference is Holm-significant, but no
+  metric is shown beyond its margin (after Holm) and not every one is shown inside it.
+- **not shown either way**: nothing of the above (too few games to tell).
 """
 
 from __future__ import annotations
@@ -21,7 +37,7 @@ from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import panels, png_bytes
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
-from demos_sim.analysis.core.stats import adjust, p_value
+from demos_sim.analysis.core.stats import FAIR_MARGIN, Z95, adjust, p_value, tost
 
 TITLE = "Variant impact: which readings of the ambiguous rules matter"
 METHOD = (
@@ -32,7 +48,13 @@ METHOD = (
     "every seat or side (M1), the no-winner share and the game length, with 95% normal "
     "intervals of the mean paired difference. p-values are two-sided normal tests of "
     "each difference, Holm-adjusted over every test of a bot's screen (family-wise 5%). "
-    "The summary shows, per variant value, the seat or side it moves most.")
+    "The summary shows, per variant value, the seat or side it moves most, and a verdict "
+    "against stated margins (±1 pp for win and no-winner shares, ±0.25 rounds for the game "
+    "length): does not matter (every metric's 90% interval inside its margin, TOST; "
+    "Holm over the bot's screen), matters (some metric's 90% interval wholly beyond its "
+    "margin; Holm), detected, not shown beyond the margin (Holm-significant, neither), not "
+    "shown either way "
+    "(otherwise). A non-significant difference is never read as no effect.")
 EXPERIMENTS = ["variants_demos_individual", "variants_demos_simplified", "variants_demos_2v2",
                "variants_demos_2v3", "variants_demos_2v2p1", "variants_protocole",
                "variants_protocole_each"]
@@ -45,6 +67,11 @@ EXPERIMENT_RUNGS = {"variants_protocole": {"convention": 1.0, "planner": 0.25},
 METRICS = ("win_share", "no_winner", "rounds")
 SHOW = ["summary"]
 ALPHA = 0.05
+# the margin under which a variant's effect on a metric does not matter (metric units:
+# shares as fractions, game length in rounds)
+MARGINS = {"win_share": FAIR_MARGIN, "no_winner": FAIR_MARGIN, "rounds": 0.25}
+VERDICTS = ("does not matter", "matters", "detected, not shown beyond the margin",
+            "not shown either way")
 
 
 def _setup(meta: dict) -> str:
@@ -88,6 +115,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     for bot, idx in effects.groupby("bot").groups.items():
         effects.loc[idx, "p_holm"] = adjust(effects.loc[idx, "p"].to_numpy(), "holm")
     effects["significant"] = effects["p_holm"] < ALPHA
+    effects = equivalence(effects)
 
     summary = []
     keys = ["experiment", "setup", "bot", "rung", "variant", "value"]
@@ -108,12 +136,82 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                 rec.update({f"{name}_diff": x["diff"], f"{name}_ci_low": x["diff_ci_low"],
                             f"{name}_ci_high": x["diff_ci_high"], f"{name}_p_holm": x["p_holm"]})
         rec["any_significant"] = bool(g["significant"].any())
+        rec["p_equivalent"] = float(g["p_tost"].fillna(1.0).max())
+        rec["any_beyond"] = bool(g["beyond"].any())
+        rec["worst_metric_verdict"] = _worst_text(g)
         summary.append(rec)
     summary = pd.DataFrame(summary)
+    summary["p_equivalent_holm"] = np.nan
+    for bot, idx in summary.groupby("bot").groups.items():
+        summary.loc[idx, "p_equivalent_holm"] = adjust(
+            summary.loc[idx, "p_equivalent"].to_numpy(), "holm")
+    summary["verdict"] = [variant_verdict(a, b, c) for a, b, c in zip(
+        summary["p_equivalent_holm"], summary["any_beyond"], summary["any_significant"])]
     summary["abs_effect"] = summary["win_share_diff"].abs()
     summary = summary.sort_values(["rung", "abs_effect"], ascending=[True, False])
     summary = summary.drop(columns="abs_effect").reset_index(drop=True)
     return {"summary": summary, "effects": effects}
+
+
+def equivalence(effects: pd.DataFrame) -> pd.DataFrame:
+    """``effects`` (one row per variant value, metric and side, with ``diff`` and its 95%
+    interval) with each difference judged against its metric's margin (:data:`MARGINS`):
+    ``margin``, ``ci90_low``/``ci90_high``, ``p_tost`` (TOST p of ``|d| < m``),
+    ``equivalent`` (90% interval inside ±m), ``p_beyond`` (one-sided p of ``|d| > m``),
+    ``p_beyond_holm`` (Holm within the bot, over every metric of its screen) and
+    ``beyond`` (``p_beyond_holm`` < 5%)."""
+    from scipy.stats import norm
+
+    e = effects.copy()
+    m = e["metric"].map(MARGINS).to_numpy(float)
+    se = ((e["diff_ci_high"] - e["diff_ci_low"]) / (2 * Z95)).to_numpy(float)
+    d = e["diff"].to_numpy(float)
+    ts = [tost(di, si, mi) for di, si, mi in zip(d, se, m)]
+    e["margin"] = m
+    e["ci90_low"] = [t.lo90 for t in ts]
+    e["ci90_high"] = [t.hi90 for t in ts]
+    e["p_tost"] = [t.p_tost for t in ts]
+    e["equivalent"] = [t.verdict == "fair" for t in ts]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = (np.abs(d) - m) / se
+    pb = np.where(se > 0, norm.sf(z), np.where(np.abs(d) > m, 0.0, 1.0))
+    e["p_beyond"] = pb
+    e["p_beyond_holm"] = np.nan
+    for _, idx in e.groupby("bot").groups.items():
+        e.loc[idx, "p_beyond_holm"] = adjust(e.loc[idx, "p_beyond"].to_numpy(), "holm")
+    e["beyond"] = e["p_beyond_holm"] < ALPHA
+    return e
+
+
+def variant_verdict(p_equivalent_holm: float, any_beyond: bool, any_significant: bool) -> str:
+    """A variant value's verdict (:data:`VERDICTS`, see the module): "does not matter"
+    only when every metric is shown inside its margin (the largest TOST p, Holm-adjusted
+    over the bot's screen, < 5%); "matters" when some metric is shown beyond its margin;
+    "detected, not shown beyond the margin" when a difference is Holm-significant but
+    neither holds; "not shown either way" otherwise."""
+    if any_beyond:
+        return VERDICTS[1]
+    if p_equivalent_holm < ALPHA:
+        return VERDICTS[0]
+    if any_significant:
+        return VERDICTS[2]
+    return VERDICTS[3]
+
+
+def _worst_text(g: pd.DataFrame) -> str:
+    """The metric (and side) that decides the verdict, with its TOST text (90% interval):
+    the one most clearly beyond its margin when one is (the smallest ``p_beyond``), else
+    the one furthest from being shown inside it (the largest TOST p)."""
+    if g["beyond"].any():
+        r = g.loc[g["p_beyond"].idxmin()]
+    else:
+        r = g.loc[g["p_tost"].fillna(1.0).idxmax()]
+    unit, scale, digits = ((" rounds", 1.0, 2) if r["metric"] == "rounds" else
+                           (" pp", 100.0, 1))
+    t = tost(r["diff"], (r["diff_ci_high"] - r["diff_ci_low"]) / (2 * Z95), r["margin"])
+    side = "" if r["metric"] != "win_share" else f" {r['side']}"
+    return f"{r['metric']}{side}: " + t.text(scale, unit, ("equivalent", "not shown either way",
+                                                         "beyond the margin"), digits)
 
 
 def plots(tables: dict, folder: Path) -> list[str]:
@@ -162,18 +260,27 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         name = _rung_name(s, rung)
         sig = g[g["any_significant"]]
         out.append(f"{name}: {len(sig)} of {len(g)} variant values change at least one "
-                   "main metric after Holm adjustment.")
+                   "main metric after Holm adjustment; "
+                   + ", ".join(f"{(g['verdict'] == v).sum()} {v}" for v in VERDICTS)
+                   + " (margins ±1 pp of share, ±0.25 rounds).")
         for r in g.head(5).itertuples():
             out.append(
                 f"{r.bot}: {r.setup}, {r.variant}={r.value} moves the win share of "
                 f"{r.side} by {r.win_share_diff:+.4f} "
                 f"{interval(r.win_share_ci_low, r.win_share_ci_high, '{:+.4f}')}"
                 f" (no-winner {r.no_winner_diff:+.4f}, rounds {r.rounds_diff:+.2f}; "
-                f"{r.games} paired games)")
-        quiet = g[~g["any_significant"]]
-        if len(quiet):
-            out.append(f"{name}: no detectable effect on any main metric: " + ", ".join(
-                f"{r.variant}={r.value} ({r.setup})" for r in quiet.itertuples()) + ".")
+                f"{r.games} paired games): {r.verdict}")
+        for verdict, what in ((VERDICTS[0], "do not matter: every main metric within its "
+                                            "margin (±1 pp of share, ±0.25 rounds; TOST, "
+                                            "Holm)"),
+                              (VERDICTS[3], "not shown either way (no difference detected, "
+                                            "none shown within the margins)"),
+                              (VERDICTS[2], "change something, not shown beyond the "
+                                            "margins nor within them")):
+            v = g[g["verdict"] == verdict] if "verdict" in g else g.iloc[:0]
+            if len(v):
+                out.append(f"{name}: {len(v)} variant value(s) {what}: " + ", ".join(
+                    f"{r.variant}={r.value} ({r.setup})" for r in v.itertuples()) + ".")
     return out, flags
 
 

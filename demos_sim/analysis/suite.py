@@ -33,7 +33,7 @@ import pandas as pd
 
 from demos_sim import ConfigError
 from demos_sim.analysis.core import protocol
-from demos_sim.analysis.core.key_figures import COLUMNS
+from demos_sim.analysis.core.key_figures import COLUMNS, OPTIONAL
 from demos_sim.analysis.core.protocol import Run, Runs, TuneRun, experiment_path
 from demos_sim.analysis.core.sections import has_section, load_tables, write_section
 from demos_sim.runner.experiment import load_experiment
@@ -120,7 +120,8 @@ def key_figures(out: Path, but: str) -> pd.DataFrame:
     cols = ["analysis"] + COLUMNS
     if not parts:
         return pd.DataFrame(columns=cols)
-    return pd.concat(parts, ignore_index=True)[cols]
+    kf = pd.concat(parts, ignore_index=True)
+    return kf[cols + [c for c in OPTIONAL if c in kf.columns]]   # margin/unit when given
 
 
 def declared_runs(name: str, mod, out: Path, workers: int = 1, games: int | None = None,

@@ -2,8 +2,16 @@
 
 An analysis's optional ``key_figures(tables)`` returns one row per figure and bot with the
 columns :data:`COLUMNS` (a figure is usually a paired difference or a distance from
-parity, with its 95% interval). The robustness analysis compares them across bots; an
-analysis flags its own figures whose sign flips between bots with :func:`sign_flips`.
+parity, with its 95% interval), and optionally :data:`OPTIONAL`:
+
+- ``margin``: the size below which a change of the figure across bots does not matter to
+  the designer (the robustness analysis's equivalence margin for "holds across skill");
+- ``unit``: ``"share"`` for a share or a difference of shares (win shares, parities,
+  rates), anything else (``"rounds"``, ``"vetoes"`` …) for other units. Without it,
+  :func:`default_unit` decides from the figure's name.
+
+The robustness analysis compares them across bots; an analysis flags its own figures
+whose sign flips between bots with :func:`sign_flips`.
 """
 
 from __future__ import annotations
@@ -11,6 +19,14 @@ from __future__ import annotations
 import pandas as pd
 
 COLUMNS = ["figure", "bot", "mean", "ci_low", "ci_high"]
+OPTIONAL = ["margin", "unit"]
+
+
+def default_unit(figure: str) -> str:
+    """The unit of a key figure that does not give one: a count per game (``rounds per
+    game``, ``vetoes per game``: ``"per game"``) when its name says so, else ``"share"``
+    (every other key figure the analyses name is a share or a difference of shares)."""
+    return "per game" if "per game" in figure else "share"
 
 
 def sign(lo: float, hi: float) -> int:

@@ -139,12 +139,16 @@ def _p0(f_all: pd.DataFrame, name: str, default: float) -> float:
 def _veto(f: Figures, out: Path) -> Headline:
     return Headline(
         "How much is the veto worth?",
-        "Barring a player from vetoing changes its win share, at 4 players and on average "
-        f"over the seats, by {f('veto value, individual 4p, average over seats')}: "
-        "negative means the veto is worth that much. In 2v3 the team of two keeps its "
+        "At 4 players and on average over the seats, the veto is worth "
+        f"{f('veto value, individual 4p, average over seats')} of win share (a seat with "
+        "its veto against the same seat barred from vetoing, same deals; positive: the veto "
+        "helps its holder). In 2v3 the team of two keeps its "
         "second veto and its share of won games is still "
         f"{f('2v3 team A share of won games - 1/2, team_vetoes 2')} away from parity (½)."
-        + notice(_effects(f, "veto value, individual 4p, average over seats"),
+        # the figure is the veto's worth (with − without); notice() wants the change
+        # from the reference (with the veto) to the barred seat: −worth
+        + notice([(b, -m) for b, m in _effects(f, "veto value, individual 4p, "
+                                                  "average over seats")],
                  0.25 * (1 - _p0(_key_figures(out), "no-winner share, full 4p", 0.17)), True,
                  "the 4-player veto value (a seat with its veto against the same seat without)"),
         f.used, "veto_heatmap.png")

@@ -20,12 +20,22 @@ Two kinds of evidence, kept apart:
 Setups: individual full rules with 3, 4 and 5 players and the team modes 2v2 (ABAB), 2v3
 (ABABB), 2v2+1 (ABABI).
 
-**Best response** (4 players, tuned field): ``media_br`` is ``tuned`` with its Media aim
-(whom it points at, D6.2) tuned by ``demos-sim tune-bot --params aim_threat,aim_harm,
-aim_lead --in-place`` for one seat among three ``tuned`` players; one experiment per seat
-pairs it with ``media_br:nomedia`` in that seat (``media_optional``), same deals: the
-value of the Media to a holder who aims it as well as the tuner found, per seat, on
-average and per Media action (:mod:`demos_sim.analysis.core.best_response`).
+**Value to the tuned player** (4 players, tuned field): ``media_br`` is ``tuned`` with its
+Media aim (whom it points at, D6.2) searched by ``demos-sim tune-bot --params aim_threat,
+aim_harm,aim_lead --in-place`` for one seat among three ``tuned`` players; the search found
+nothing better than ``tuned`` (its gain over tuned, +0.001 pp [−0.008, +0.011] on 32,000
+fresh deals, is not shown either way), so this is the value of the Media to the tuned
+player, not to a proven best response. One experiment per seat pairs it with
+``media_br:nomedia`` in that seat (``media_optional``), same deals: the Media's worth
+(``worth`` = −diff, positive: worth that much) per seat, on average and per Media action
+(:mod:`demos_sim.analysis.core.best_response`).
+
+**Social dilemma** (4 players, greedy, heuristic and tuned, ``media_optional``):
+``media_lone_4p`` lets one seat play its Media among three opponents who decline theirs
+(every seat in turn), against nobody and everyone playing, same deals;
+``media_users_4p`` has one seat decline among opponents who play theirs. Table
+``media_dilemma``: the Media's worth to a lone user, to one user among users, and a
+seat's change when everyone plays rather than nobody.
 """
 
 from __future__ import annotations
@@ -35,11 +45,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.core.best_response import best_response_table
+from demos_sim.analysis.core.best_response import (
+    best_response_table, dilemma_findings, dilemma_plot, dilemma_table, users_table, with_users,
+)
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, panels
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
 from demos_sim.analysis.core.stats import adjust, diff_same_games, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
@@ -61,17 +73,38 @@ METHOD = (
     "Differences between two conditional means (targeted minus not targeted) are "
     "descriptive; they come from the same games, so their interval adds the two ratios' "
     "half-widths (each a per-game delta-method interval): conservative whatever the "
-    "correlation within a game (Var(a - b) <= (sd_a + sd_b)^2).")
+    "correlation within a game (Var(a - b) <= (sd_a + sd_b)^2). "
+    "Value to the tuned player (4 players, tuned field, media_optional): media_br is tuned "
+    "with its Media aim searched for one seat among three tuned players "
+    "(policies/media_br.toml, 50 trials, one seed); it found nothing better than tuned "
+    "(gain over tuned +0.001 pp [-0.008, +0.011] of win share on 32,000 fresh deals), so "
+    "this is not a proven best response. One file a seat pairs media_br with "
+    "media_br:nomedia in that seat, same deals: the Media's worth = win share playing "
+    "minus declining (positive: worth that much), per seat, average (conservative: the "
+    "mean of the seats' half-widths) and per Media action (delta method, Cauchy-Schwarz). "
+    "Social dilemma (4 players, greedy, heuristic and tuned, media_optional): "
+    "media_lone_4p's reference has every seat decline (bot:nomedia), one point a seat lets "
+    "that seat alone play its Media, the last lets every seat play, same deals (the "
+    "Media's worth to a lone user among abstainers; each seat's change when everyone "
+    "plays rather than nobody); media_users_4p's reference has every seat play and one "
+    "point a seat has that seat decline (its worth among users). The Media acts in the "
+    "Scandal, after the rounds' points (D6), so it moves no points: its effects are in "
+    "win share only. All shares and differences are fractions of all games (0.01 = 1 "
+    "percentage point).")
 # the best response: one file a seat (the runner pairs a block's points with one reference)
 BEST_RESPONSE = [f"media_best_response_4p_s{s}" for s in range(4)]
+# the social dilemma: one seat plays its Media among abstainers / declines among users
+LONE, USERS = "media_lone_4p", "media_users_4p"
 EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "media_2v2_nomedia",
                "media_2v3", "media_2v3_nomedia", "media_2v2p1", "media_2v2p1_nomedia"
-               ] + BEST_RESPONSE
+               ] + BEST_RESPONSE + [LONE, USERS]
 RUNGS = DEMOS_RUNGS
-# media_br is a best response to tuned players: its files run with tuned as the field only
-EXPERIMENT_RUNGS = {s: {"tuned": 1.0} for s in BEST_RESPONSE}
-SHOW = ["swing", "media_best_response", "by_media", "targeted", "media_target", "cancel",
-        "independent", "revealed"]     # held_by_seat is written to CSV too
+# media_br's search was among tuned players: its files run with tuned as the field only;
+# the dilemma files are small: every fast rung at full size
+EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
+                    **{s: {b: 1.0 for b in FAST_RUNGS} for s in (LONE, USERS)}}
+SHOW = ["swing", "media_dilemma", "media_best_response", "by_media", "targeted",
+        "media_target", "cancel", "independent", "revealed"]  # held_by_seat: CSV too
 ALPHA = 0.05
 OBS = {"media_individual": "individual", "media_2v2": "2v2", "media_2v3": "2v3",
        "media_2v2p1": "2v2+1"}
@@ -212,10 +245,15 @@ def tables(runs) -> dict[str, pd.DataFrame]:
                 | (rv["independent_double_media"] == "keep")]
     out["revealed"] = _swing_table(rv, oref, metrics=("win_share", "no_winner", "media_actions"),
                                    with_col="revealed_on", without_col="revealed_off")
-    # --- the Media's value to a best-responding holder (media_br vs media_br:nomedia)
+    # --- the Media's value to the tuned player (media_br vs media_br:nomedia)
     out["media_best_response"] = best_response_table(
         runs, BEST_RESPONSE, "media_br", "nomedia", "actions", "media_actions_by_seat",
         "per_action")
+    # --- the social dilemma: lone user among abstainers, one user among users, everyone
+    dl = with_users(dilemma_table(runs, LONE, "nomedia", "media_actions_by_seat"),
+                    users_table(runs, USERS, "nomedia"))
+    # the Media acts after the rounds' points (D6): no points columns
+    out["media_dilemma"] = dl.drop(columns=[c for c in dl.columns if "points" in c])
     return out
 
 
@@ -368,6 +406,10 @@ def plots(tables: dict, folder: Path) -> list[str]:
                          else "media_targets_revealed on − off")
         fig.savefig(folder / "variants.png")
         names.append("variants.png")
+    dl = tables.get("media_dilemma", pd.DataFrame())
+    if len(dl):
+        dilemma_plot(dl[dl["seat"] == "average"], folder / "media_dilemma.png", "Media")
+        names.append("media_dilemma.png")
     return names
 
 
@@ -429,19 +471,23 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         a = d[d["seat"] == "average"].iloc[0]
         seats = d[d["seat"] != "average"]
         found.append(
-            f"Best response (media_br: {fld}'s Media aim tuned for one seat among {fld} "
-            f"players): its Media actions are worth {pp(-a['diff'])} pts "
-            f"{_ci(-a['diff_ci_high'], -a['diff_ci_low'])} of win share on average over the "
-            "seats (" + "; ".join(f"seat {r.seat} {pp(-r.diff)} "
-                                  f"{_ci(-r.diff_ci_high, -r.diff_ci_low)}"
+            f"Value of the Media to the {fld} player (one seat among {fld} players who play "
+            f"theirs; media_br, {fld} with a Media aim searched for that seat, gained nothing "
+            f"measurable over {fld}): its Media actions are worth {pp(a['worth'], '{:+.2f}')} pp "
+            f"{_ci(a['worth_ci_low'], a['worth_ci_high'])} of win share on average over the "
+            "seats (" + "; ".join(f"seat {r.seat} {pp(r.worth, '{:+.2f}')} "
+                                  f"{_ci(r.worth_ci_low, r.worth_ci_high)}"
                                   for r in seats.itertuples())
             + f"; media_br vs media_br:nomedia in that seat, media_optional, same deals); it "
             f"plays {a['actions_ref']:.2f} Media actions a game, so one is worth "
-            f"{pp(-a['per_action'])} pts {_ci(-a['per_action_ci_high'], -a['per_action_ci_low'])}.")
+            f"{pp(a['worth_per_action'])} pp "
+            f"{_ci(a['worth_per_action_ci_low'], a['worth_per_action_ci_high'])}.")
         for r in seats[seats["diff_ci_low"] > 0].itertuples():
-            flags.append(f"media_br, seat {r.seat}: its Media actions lower its win share "
-                         f"({pp(-r.diff)} pts {_ci(-r.diff_ci_high, -r.diff_ci_low)}): a "
+            flags.append(f"media_br, seat {r.seat}: the Media's worth is negative "
+                         f"({pp(r.worth)} pp {_ci(r.worth_ci_low, r.worth_ci_high)}): a "
                          "holder would do better to decline where the rules let it.")
+    found += dilemma_findings(tables.get("media_dilemma", pd.DataFrame()), "Media",
+                              "Media actions", "media_lone_4p, media_users_4p")
     for bot in _bots(mt):
         g = mt[mt["bot"] == bot]
         parts = []
@@ -522,4 +568,13 @@ def key_figures(tables: dict) -> pd.DataFrame:
     for r in tables["cancel"].itertuples():
         rows.append({"figure": f"two-Media cancellation share, {r.setup}", "bot": r.bot,
                      "mean": r.cancel_share, "ci_low": r.ci_low, "ci_high": r.ci_high})
+    dl = tables.get("media_dilemma", pd.DataFrame())
+    for r in (dl[dl["seat"] == "average"].itertuples() if len(dl) else []):
+        for col, name in (("lone_worth", "Media worth to a lone user among abstainers"),
+                          ("users_worth", "Media worth to one user among users"),
+                          ("everyone_change", "Media: everyone plays - nobody does, win "
+                                              "share of a seat")):
+            rows.append({"figure": f"{name}, 4 players, average over seats", "bot": r.bot,
+                         "mean": getattr(r, col), "ci_low": getattr(r, f"{col}_ci_low"),
+                         "ci_high": getattr(r, f"{col}_ci_high")})
     return pd.DataFrame(rows, columns=COLUMNS)

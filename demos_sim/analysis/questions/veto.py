@@ -2,13 +2,17 @@
 
 A bot plays against copies of itself, once with every seat free to veto (the
 reference) and once with one seat — in team modes one whole side — barred from vetoing
-(``{bot}:noveto``), on the same deals. The restricted seat's win-share difference is the
-paired value of its veto (negative: the veto was worth that much). In 2v3 the team of
-two's number of vetoes (``team_vetoes`` 2, 1, 0) is swept as well. The reference runs
-also say how often vetoes are used, by whom and in which round, and what the unanimous
-turn does to round scores when it is played. Two further tables: the veto's value to a
-best response (``veto_br``, tuned's veto parameters tuned for one seat among tuned
-players, against ``veto_br:noveto`` in that seat; per seat, average, per veto used) and,
+(``{bot}:noveto``), on the same deals. The restricted seat's win-share difference,
+restricted minus reference (``diff``), is the paired value of its veto; every table also
+gives the veto's ``worth`` = −diff (positive: the veto is worth that much to its holder).
+In 2v3 the team of two's number of vetoes (``team_vetoes`` 2, 1, 0) is swept as well. The
+reference runs also say how often vetoes are used, by whom and in which round, and what
+the unanimous turn does to round scores when it is played. Three further tables: the
+veto's value to the tuned player (``veto_br``: a search of tuned's veto parameters for one
+seat among tuned players that kept tuned's own values, so it plays exactly as tuned;
+against ``veto_br:noveto`` in that seat; per seat, average, per veto used); the social
+dilemma (``veto_dilemma``: one seat vetoing among opponents barred from it, against
+nobody vetoing and everyone vetoing, same deals, next to its value among users); and,
 in 2v3, the deterrence of a held veto (the team of two holding one unused veto against
 none, the opponents reading it).
 """
@@ -21,6 +25,10 @@ import numpy as np
 import pandas as pd
 
 from demos_sim.analysis.core.best_response import best_response_table as best_response_table_of
+from demos_sim.analysis.core.best_response import (
+    dilemma_findings, dilemma_plot, with_users,
+)
+from demos_sim.analysis.core.best_response import dilemma_table as dilemma_table_of
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure
@@ -39,8 +47,9 @@ METHOD = (
     "modes: every side in turn; a team's veto is decided by its first member in action "
     "order, so all its members are restricted) from vetoing with `bot:noveto`, on the "
     "same deals. The veto value of a seat/side is the paired difference of its M1 win "
-    "share, restricted minus reference (negative = the veto is worth that much), with the "
-    "normal interval of the per-game paired differences. The average over the seats of "
+    "share, restricted minus reference (diff), with the normal interval of the per-game "
+    "paired differences; its worth is −diff (positive: the veto is worth that much to "
+    "its holder, in percentage points of all games). The average over the seats of "
     "one player count averages estimates that come from different grid points on the "
     "same deals, so they are correlated and the runner keeps no cross-products between "
     "them; its interval is conservative: the sd of a sum is at most the sum of the sds "
@@ -55,17 +64,26 @@ METHOD = (
     "the reference points; the effect of a played unanimous turn is a ratio per "
     "unanimous turn (Σ over players of the change of round score it makes; share of "
     "unanimous turns that change the round's winners) with a delta-method interval. "
-    "Best response (4 players, tuned field): `veto_br` is tuned with its five veto "
-    "parameters tuned by `demos-sim tune-bot --params … --in-place` for one seat among three "
-    "tuned players (policies/veto_br.toml); one experiment per seat pairs `veto_br` in that "
-    "seat with `veto_br:noveto` there on the same deals: the veto's value to a holder who "
-    "uses it as well as the tuner found; per veto used = that value over the seat's vetoes "
+    "Value to the tuned player (4 players, tuned field): `veto_br` is the result of a "
+    "search of tuned's five veto parameters by `demos-sim tune-bot --params … --in-place` "
+    "for one seat among three tuned players (policies/veto_br.toml, 50 trials, one seed); "
+    "the race kept tuned's own values, so veto_br plays exactly as tuned (no better veto "
+    "rule was found; this is not a proven best response). One experiment per seat pairs "
+    "`veto_br` in that seat with `veto_br:noveto` there on the same deals: the veto's worth "
+    "to the tuned player among tuned players; per veto used = that worth over the seat's vetoes "
     "per game in the reference (a ratio of two estimates of the same games: conservative "
     "delta-method interval, the half-widths combined by Cauchy–Schwarz). Deterrence (2v3, "
     "the bots' veto rule reads the opponents' vetoes left): the team of two holding one "
     "veto it never uses (team_vetoes = 1, `bot:noveto`, the reference) against holding "
-    "none (team_vetoes = 0) and against using it, same deals. All "
-    "shares and differences are fractions (0.01 = 1 percentage point)."
+    "none (team_vetoes = 0) and against using it, same deals. Social dilemma (4 players, "
+    "greedy, heuristic and tuned, veto_lone_4p): the reference has every seat barred "
+    "(`bot:noveto`), one point per seat lets that seat alone veto (`bot`), the last lets "
+    "every seat veto, same deals: the worth of the veto to a lone user among abstainers "
+    "(its paired win-share and points difference; what the three abstainers lose "
+    "meanwhile), next to its worth among users (the veto value table, other deals), and "
+    "each seat's change when everyone vetoes rather than nobody (points: cumulative "
+    "points at the end of the game, D4.7). All shares and differences are fractions of "
+    "all games (0.01 = 1 percentage point)."
 )
 INDIVIDUAL = ["veto_individual_3p", "veto_individual_4p", "veto_individual_5p"]
 TEAMS = {"veto_2v2": "2v2", "veto_2v3": "2v3", "veto_2v2p1": "2v2+1"}
@@ -73,16 +91,19 @@ TEAM_VETOES = "veto_2v3_team_vetoes"
 # the best response: one file a seat (the runner pairs a block's points with one reference)
 BEST_RESPONSE = [f"veto_best_response_4p_s{s}" for s in range(4)]
 DETERRENCE = "veto_2v3_deterrence"
-EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE]
+# the social dilemma: one seat vetoing among opponents barred from it (every seat in turn)
+LONE = "veto_lone_4p"
+EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE, LONE]
 RUNGS = DEMOS_RUNGS
 # veto_br is a best response to tuned players: its files run with tuned as the field only;
 # the search rung plays the headline setups (4 players, the 2v3 team of two and its second
 # veto); the other setups and the deterrence screen run at the three fast rungs
 EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
+                    LONE: {b: 1.0 for b in FAST_RUNGS},     # small: every rung at full size
                     **{s: FAST_RUNGS for s in ("veto_individual_3p", "veto_individual_5p",
                                                "veto_2v2", "veto_2v2p1", DETERRENCE)}}
-SHOW = ["veto_value", "veto_average", "team_vetoes", "veto_best_response", "veto_deterrence",
-        "veto_usage", "veto_by_side"]
+SHOW = ["veto_value", "veto_average", "veto_dilemma", "team_vetoes", "veto_best_response",
+        "veto_deterrence", "veto_usage", "veto_by_side"]
 # veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row
 ALPHA = 0.05
 HOLM = "holm"
@@ -132,7 +153,8 @@ def value_table(runs) -> pd.DataFrame:
                 "share_ref": ref["mean"], "ref_ci_low": ref["ci_low"],
                 "ref_ci_high": ref["ci_high"],
                 "share_noveto": r["mean"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                "diff": r["diff"], "diff_ci_low": r["diff_ci_low"],
+                "worth": 0.0 - r["diff"] + 0.0, "worth_ci_low": 0.0 - r["diff_ci_high"] + 0.0,
+                "worth_ci_high": 0.0 - r["diff_ci_low"] + 0.0, "diff": r["diff"], "diff_ci_low": r["diff_ci_low"],
                 "diff_ci_high": r["diff_ci_high"], "diff_half_width": r["diff_half_width"],
                 "p_value": p_value(r["diff"], r["diff_half_width"]),
                 "vetoes_ref": v_ref["mean"], "vetoes_noveto": v_res["mean"],
@@ -153,7 +175,9 @@ def average_table(value: pd.DataFrame) -> pd.DataFrame:
         m = float(d["diff"].mean())
         hw = float(d["diff_half_width"].mean())           # sd(Σ) ≤ Σ sd
         rows.append({"bot": bot, "setup": d["setup"].iloc[0], "players": players,
-                     "seats": len(d), "games": int(d["games"].iloc[0]), "mean_diff": m,
+                     "seats": len(d), "games": int(d["games"].iloc[0]),
+                     "worth": 0.0 - m + 0.0, "worth_ci_low": 0.0 - m - hw + 0.0,
+                     "worth_ci_high": 0.0 - m + hw + 0.0, "mean_diff": m,
                      "ci_low": m - hw, "ci_high": m + hw, "half_width": hw,
                      "interval": "conservative (mean of half-widths)",
                      "p_value": p_value(m, hw)})
@@ -193,13 +217,42 @@ def team_vetoes_table(runs) -> pd.DataFrame:
 
 
 def best_response_table(runs) -> pd.DataFrame:
-    """The veto's value to a best-responding holder (``veto_br``, one seat among the field
-    ``bot``): per seat, ``veto_br:noveto`` minus ``veto_br`` on the same deals, the
-    vetoes the seat used per game in the reference and the value per veto used, then the
-    average over the seats (:func:`demos_sim.analysis.core.best_response.
+    """The veto's value to the tuned player (``veto_br``, which plays exactly as tuned: its
+    search kept tuned's values; one seat among the field ``bot``): per seat,
+    ``veto_br:noveto`` minus ``veto_br`` on the same deals (``diff``) and the worth
+    −diff, the vetoes the seat used per game in the reference and the worth per veto used,
+    then the average over the seats (:func:`demos_sim.analysis.core.best_response.
     best_response_table`)."""
     return best_response_table_of(runs, BEST_RESPONSE, "veto_br", "noveto", "vetoes",
                                   "veto_by_side", "per_veto")
+
+
+def dilemma_table(runs, value: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The veto as a social dilemma (4 players, :data:`LONE`), per rung and seat: its worth
+    to a lone user among abstainers, what they lose meanwhile, its worth among users (the
+    veto value table's worth at that rung and seat, other deals) and the seat's change when
+    everyone vetoes rather than nobody (:func:`demos_sim.analysis.core.best_response.
+    dilemma_table`)."""
+    t = dilemma_table_of(runs, LONE, "noveto", "veto_by_side")
+    if not len(t):
+        return t
+    value = value_table(runs) if value is None else value
+    v = value[value["setup"] == "individual 4p"]
+    users = pd.DataFrame({"bot": v["bot"], "seat": v["restricted"].astype(str),
+                          "users_games": v["games"], "users_worth": v["worth"],
+                          "users_worth_ci_low": v["worth_ci_low"],
+                          "users_worth_ci_high": v["worth_ci_high"],
+                          "users_points": np.nan, "users_points_ci_low": np.nan,
+                          "users_points_ci_high": np.nan})
+    a = average_table(value)
+    a = a[a["players"] == 4]
+    users = pd.concat([users, pd.DataFrame({
+        "bot": a["bot"], "seat": "average", "users_games": a["games"],
+        "users_worth": a["worth"], "users_worth_ci_low": a["worth_ci_low"],
+        "users_worth_ci_high": a["worth_ci_high"], "users_points": np.nan,
+        "users_points_ci_low": np.nan, "users_points_ci_high": np.nan})], ignore_index=True)
+    return with_users(t, users).drop(columns=["users_points", "users_points_ci_low",
+                                              "users_points_ci_high"])
 
 
 def deterrence_table(runs) -> pd.DataFrame:
@@ -289,7 +342,8 @@ def tables(runs) -> dict[str, pd.DataFrame]:
             "team_vetoes": team_vetoes_table(runs), "veto_usage": usage_table(runs),
             "veto_by_side": by_side_table(runs), "veto_round": round_table(runs),
             "veto_best_response": best_response_table(runs),
-            "veto_deterrence": deterrence_table(runs)}
+            "veto_deterrence": deterrence_table(runs),
+            "veto_dilemma": dilemma_table(runs, value)}
 
 
 # ------------------------------------------------------------------ plots
@@ -307,9 +361,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
         for b, bot in enumerate(bots):
             d = val[(val["setup"] == su) & (val["bot"] == bot)]
             x = np.arange(len(d)) + (b - (len(bots) - 1) / 2) * 0.25
-            y = d["diff"].to_numpy() * 100
-            ax.errorbar(x, y, yerr=[y - d["diff_ci_low"].to_numpy() * 100,
-                                    d["diff_ci_high"].to_numpy() * 100 - y],
+            y = d["worth"].to_numpy() * 100
+            ax.errorbar(x, y, yerr=[y - d["worth_ci_low"].to_numpy() * 100,
+                                    d["worth_ci_high"].to_numpy() * 100 - y],
                         fmt="o", ms=4, capsize=2, label=bot)
         d = val[(val["setup"] == su) & (val["bot"] == bots[0])]
         ax.axhline(0, color="0.4", ls="--", lw=0.8)
@@ -317,7 +371,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_xlabel("seat" if d["mode"].iloc[0] == "individual" else "side")
         ax.set_title(su, fontsize=9)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("win share, no veto − with veto (pp)")
+    axes[0][0].set_ylabel("veto worth: win share with − without (pp of games)")
     axes[0][0].legend(fontsize="small")
     fig.savefig(folder / "veto_value.png")
     files.append("veto_value.png")
@@ -326,7 +380,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ind = val[val["mode"] == "individual"]
     if len(ind):
         fig, axes = figure(len(bots), 1, w=4.4, h=3.0)
-        lim = max(0.5, float(np.nanmax(np.abs(ind["diff"]))) * 100)
+        lim = max(0.5, float(np.nanmax(np.abs(ind["worth"]))) * 100)
         for b, bot in enumerate(bots):
             ax = axes[0][b]
             d = ind[ind["bot"] == bot]
@@ -334,16 +388,17 @@ def plots(tables: dict, folder: Path) -> list[str]:
             nmax = max(pcs)
             m = np.full((len(pcs), nmax), np.nan)
             for r in d.itertuples():
-                m[pcs.index(r.players), int(r.restricted)] = r.diff * 100
+                m[pcs.index(r.players), int(r.restricted)] = r.worth * 100
                 star = "*" if r.p_holm < ALPHA else ""
-                ax.text(int(r.restricted), pcs.index(r.players), f"{r.diff * 100:+.2f}{star}",
+                ax.text(int(r.restricted), pcs.index(r.players), f"{r.worth * 100:+.2f}{star}",
                         ha="center", va="center", fontsize=8)
             im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
             ax.set_xticks(range(nmax), [str(s) for s in range(nmax)])
             ax.set_yticks(range(len(pcs)), [f"{p}p" for p in pcs])
             ax.set_xlabel("restricted seat (0 = first dealer)")
-            ax.set_title(f"veto value (pp), {bot}")
-        fig.colorbar(im, ax=axes, shrink=0.8, label="win share difference (pp); * Holm p < 0.05")
+            ax.set_title(f"veto worth (pp of games), {bot}")
+        fig.colorbar(im, ax=axes, shrink=0.8,
+                     label="veto worth: with − without (pp); * Holm p < 0.05")
         fig.savefig(folder / "veto_heatmap.png")
         files.append("veto_heatmap.png")
 
@@ -390,6 +445,12 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.grid(alpha=0.3)
         fig.savefig(folder / "team_vetoes.png")
         files.append("team_vetoes.png")
+
+    # 5. the social dilemma: lone user, among users, everyone vs nobody (average seat)
+    dl = tables.get("veto_dilemma", pd.DataFrame())
+    if len(dl):
+        dilemma_plot(dl[dl["seat"] == "average"], folder / "veto_dilemma.png", "veto")
+        files.append("veto_dilemma.png")
     return files
 
 
@@ -406,28 +467,30 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     for bot in dict.fromkeys(val["bot"]):
         a = avg[avg["bot"] == bot]
         if len(a):
-            found.append(f"{bot}: barring a player from vetoing changes its win share by "
-                         + "; ".join(f"{r.players}p {_ci(r.mean_diff, r.ci_low, r.ci_high)} pp"
-                                     for r in a.itertuples())
-                         + " (average over seats, conservative 95% interval; negative = the "
-                           "veto is worth that much).")
+            found.append(f"{bot}: the veto is worth "
+                         + "; ".join(f"{r.players}p {_ci(r.worth, r.worth_ci_low, r.worth_ci_high)}"
+                                     " pp" for r in a.itertuples())
+                         + " of win share (pp of all games; a seat with its veto against the "
+                           "same seat barred from vetoing, same deals; average over seats, "
+                           "conservative 95% interval).")
         for su, d in val[val["bot"] == bot].groupby("setup", sort=False):
-            found.append(f"{bot}, {su}: veto value by "
+            found.append(f"{bot}, {su}: veto worth by "
                          + ("seat" if d["mode"].iloc[0] == "individual" else "side") + ": "
-                         + "; ".join(f"{r.restricted} {_ci(r.diff, r.diff_ci_low, r.diff_ci_high)}"
-                                     for r in d.itertuples()) + " pp.")
+                         + "; ".join(f"{r.restricted} "
+                                     f"{_ci(r.worth, r.worth_ci_low, r.worth_ci_high)}"
+                                     for r in d.itertuples()) + " pp of win share.")
         bad = val[(val["bot"] == bot) & (val["diff_ci_low"] > 0) & (val["p_holm"] < ALPHA)]
         for r in bad.itertuples():
-            flags.append(f"{bot}, {r.setup}, {r.restricted}: barring the veto raises the win "
-                         f"share ({_ci(r.diff, r.diff_ci_low, r.diff_ci_high)} pp, Holm p = "
+            flags.append(f"{bot}, {r.setup}, {r.restricted}: the veto's worth is negative "
+                         f"({_ci(r.worth, r.worth_ci_low, r.worth_ci_high)} pp, Holm p = "
                          f"{r.p_holm:.2g}): the bot's vetoes hurt it there.")
     # sign flips between rungs (both intervals exclude 0)
     if val["bot"].nunique() > 1:
         for (su, rs), d in val.groupby(["setup", "restricted"], sort=False):
             sig = d[(d["diff_ci_low"] > 0) | (d["diff_ci_high"] < 0)]
             if sig["diff"].gt(0).any() and sig["diff"].lt(0).any():
-                flags.append(f"{su}, {rs}: the veto value changes sign between rungs ("
-                             + ", ".join(f"{r.bot} {r.diff * 100:+.2f} pp"
+                flags.append(f"{su}, {rs}: the veto's worth changes sign between rungs ("
+                             + ", ".join(f"{r.bot} {r.worth * 100:+.2f} pp"
                                          for r in sig.itertuples()) + ").")
     if len(tv):
         for bot in dict.fromkeys(tv["bot"]):
@@ -453,23 +516,28 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         d = br[br["field"] == fld]
         a = d[d["seat"] == "average"].iloc[0]
         seats = d[d["seat"] != "average"]
-        msg = (f"Best response (veto_br: {fld}'s veto parameters tuned for one seat among "
-               f"{fld} players): barring it from vetoing changes its win share by "
-               f"{_ci(a['diff'], a['diff_ci_low'], a['diff_ci_high'])} pp on average over the "
-               "seats (" + "; ".join(f"seat {r.seat} {_ci(r.diff, r.diff_ci_low, r.diff_ci_high)}"
-                                     for r in seats.itertuples())
+        msg = (f"Value of the veto to the {fld} player (one seat among {fld} players; a search "
+               f"of {fld}'s veto parameters for that seat, veto_br, found nothing better and "
+               f"kept {fld}'s own): the veto is worth "
+               f"{_ci(a['worth'], a['worth_ci_low'], a['worth_ci_high'])} pp of win share on "
+               "average over the seats (" + "; ".join(
+                   f"seat {r.seat} {_ci(r.worth, r.worth_ci_low, r.worth_ci_high)}"
+                   for r in seats.itertuples())
                + f"); it uses {a['vetoes_ref']:.2f} vetoes a game, so a veto used is worth "
-               f"{_ci(a['per_veto'], a['per_veto_ci_low'], a['per_veto_ci_high'])} pp.")
+               f"{_ci(a['worth_per_veto'], a['worth_per_veto_ci_low'], a['worth_per_veto_ci_high'])}"
+               " pp.")
         own = avg[(avg["bot"] == fld) & (avg["players"] == 4)]
         if len(own):
             o = own.iloc[0]
-            msg += (f" With {fld}'s own veto rule the same restriction costs "
-                    f"{_ci(o.mean_diff, o.ci_low, o.ci_high)} pp (veto value table, its own deals).")
+            msg += (f" The veto value table measures the same thing on other deals: "
+                    f"{_ci(o.worth, o.worth_ci_low, o.worth_ci_high)} pp.")
         found.append(msg)
         for r in seats[seats["diff_ci_low"] > 0].itertuples():
-            flags.append(f"veto_br, seat {r.seat}: barring its veto raises its win share "
-                         f"({_ci(r.diff, r.diff_ci_low, r.diff_ci_high)} pp): a best response "
-                         "may always decline to veto, so its tuned vetoes hurt it there.")
+            flags.append(f"veto_br, seat {r.seat}: the veto's worth is negative "
+                         f"({_ci(r.worth, r.worth_ci_low, r.worth_ci_high)} pp): "
+                         f"{fld}'s vetoes hurt it there; never vetoing would do better.")
+    found += dilemma_findings(tables.get("veto_dilemma", pd.DataFrame()), "veto", "vetoes",
+                              "veto_lone_4p")
     det = tables.get("veto_deterrence", pd.DataFrame())
     for r in det.itertuples() if len(det) else []:
         found.append(f"{r.bot}, 2v3: the team of two's veto held but never used is worth "
@@ -508,10 +576,19 @@ def key_figures(tables: dict) -> pd.DataFrame:
     rows = []
     for r in tables["veto_value"].itertuples():
         rows.append({"figure": f"veto value, {r.setup}, {r.restricted}", "bot": r.bot,
-                     "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
+                     "mean": r.worth, "ci_low": r.worth_ci_low, "ci_high": r.worth_ci_high})
     for r in tables["veto_average"].itertuples():
         rows.append({"figure": f"veto value, {r.setup}, average over seats", "bot": r.bot,
-                     "mean": r.mean_diff, "ci_low": r.ci_low, "ci_high": r.ci_high})
+                     "mean": r.worth, "ci_low": r.worth_ci_low, "ci_high": r.worth_ci_high})
+    dl = tables.get("veto_dilemma", pd.DataFrame())
+    for r in (dl[dl["seat"] == "average"].itertuples() if len(dl) else []):
+        rows.append({"figure": "veto worth to a lone user among abstainers, 4 players, "
+                               "average over seats", "bot": r.bot, "mean": r.lone_worth,
+                     "ci_low": r.lone_worth_ci_low, "ci_high": r.lone_worth_ci_high})
+        rows.append({"figure": "veto: everyone vetoes - nobody does, win share of a seat, "
+                               "4 players, average over seats", "bot": r.bot,
+                     "mean": r.everyone_change, "ci_low": r.everyone_change_ci_low,
+                     "ci_high": r.everyone_change_ci_high})
     tv = tables["team_vetoes"]
     if len(tv):
         for r in tv[(tv["side"] == "A") & (tv["team_vetoes"] != 2)].itertuples():

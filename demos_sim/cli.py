@@ -212,10 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _check_common(args) -> None:
+    """Options several commands share, checked once for all of them."""
+    seed = getattr(args, "seed", None)
+    if seed is not None and seed < 0:     # numpy's SeedSequence takes whole numbers >= 0
+        raise ConfigError(f"--seed must be a whole number >= 0, got {seed}")
+
+
 def main(argv=None) -> int:
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     args = build_parser().parse_args(argv)
     try:
+        _check_common(args)
         return args.func(args)
     except ConfigError as e:
         print(f"demos-sim: error: {e}", file=sys.stderr)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from demos_sim import ConfigError
+from demos_sim import MAX_SETTING, ConfigError
 from demos_sim.assemblee import layout as L
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 15
@@ -84,13 +84,14 @@ def check_variant(name: str, value: Any) -> Any:
     if name == "collapse_threshold":
         if value is None or value == "null":     # TOML has no null: "null" in files
             return None
-        if not _is_int(value) or value < 1:
-            raise ConfigError(f"variant collapse_threshold must be null or an integer >= 1, "
-                              f"got {value!r}")
+        if not _is_int(value) or not 1 <= value <= MAX_SETTING:
+            raise ConfigError(f"variant collapse_threshold must be null or an integer from 1 "
+                              f"to {MAX_SETTING}, got {value!r}")
         return int(value)
     if name == "min_players":
-        if not _is_int(value) or value < 2:
-            raise ConfigError(f"variant min_players must be an integer >= 2, got {value!r}")
+        if not _is_int(value) or not 2 <= value <= MAX_SETTING:
+            raise ConfigError(f"variant min_players must be an integer from 2 to "
+                              f"{MAX_SETTING}, got {value!r}")
         return int(value)
     if name == "personalities":
         if not isinstance(value, (bool, np.bool_)):

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from demos_sim import ConfigError
+from demos_sim import MAX_ROUND_CAP, MAX_SETTING, ConfigError
 from demos_sim.demos import layout as L
 
 RULES_SETS = ("full", "simplified")
@@ -45,6 +45,7 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "p3_points_tiebreak": (("sum", "max"), "sum"),
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
+_MAX = {"round_cap": MAX_ROUND_CAP, "max_rounds": MAX_ROUND_CAP}   # else MAX_SETTING
 
 # Trial rules: handicaps the designer could print on a card, not variants of contract 2
 # (RULES.md has no such rules, and a game record's ``variants`` hold exactly Part V), so
@@ -110,12 +111,16 @@ def check_variant(name: str, value: Any) -> Any:
         if not _is_int(value) or value < lo:
             what = "null or an integer" if kind == "int_or_null" else "an integer"
             raise ConfigError(f"variant {name} must be {what} >= {lo}, got {value!r}")
+        hi = _MAX.get(name, MAX_SETTING)
+        if value > hi:
+            raise ConfigError(f"variant {name} is at most {hi}, got {value}")
         return int(value)
     if kind == "run_base":
         if (not isinstance(value, (list, tuple)) or len(value) != 3
-                or not all(_is_int(v) and v >= 0 for v in value)):
+                or not all(_is_int(v) and 0 <= v <= MAX_SETTING for v in value)):
             raise ConfigError(
-                f"variant run_base must be 3 integers >= 0 [one suit, two suits, three suits], got {value!r}")
+                f"variant run_base must be 3 integers from 0 to {MAX_SETTING} [one suit, two "
+                f"suits, three suits], got {value!r}")
         return [int(v) for v in value]
     if value not in kind:
         raise ConfigError(f"variant {name} must be one of {', '.join(kind)}, got {value!r}")
@@ -207,8 +212,9 @@ class DemosConfig:
     def _check_trial_rules(self):
         for name in TRIAL_RULES:
             h = getattr(self, name)
-            if not _is_int(h) or h < 0:
-                raise ConfigError(f"{name} must be an integer >= 0, got {h!r}")
+            if not _is_int(h) or not 0 <= h <= MAX_SETTING:
+                raise ConfigError(f"{name} must be an integer from 0 to {MAX_SETTING}, "
+                                  f"got {h!r}")
             object.__setattr__(self, name, int(h))
             if h and self.mode not in SMALLER_SIDE:
                 raise ConfigError(f"{name} applies to 2v3 and 2v2+1 (the modes with a "

@@ -322,7 +322,7 @@ def create_app(inline: bool = False) -> Starlette:
             setup_ = read_form(form)
             which = "against" if str(form.get("sample_of", "")) == "reference" else "change"
             raw = str(form.get("sample", "") or "0").strip() or "0"
-            if not raw.isdigit() or int(raw) > 999:
+            if not (raw.isascii() and raw.isdigit()) or int(raw) > 999:   # not "²"
                 raise ConfigError(f"sample game must be a number from 0 to 999, got {raw!r}")
             rep = await run_in_threadpool(sample, setup_, which, int(raw))
         except ConfigError as e:

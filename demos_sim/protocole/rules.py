@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from demos_sim import ConfigError
+from demos_sim import MAX_ROUND_CAP, ConfigError
 from demos_sim.protocole import layout as L
 
 MODES = ("each", "coop")
@@ -68,6 +68,8 @@ def check_variant(name: str, value: Any) -> Any:
     if kind == "int":
         if not _is_int(value) or value < 1:          # Part V: round_cap >= 1
             raise ConfigError(f"variant {name} must be an integer >= 1, got {value!r}")
+        if value > MAX_ROUND_CAP:
+            raise ConfigError(f"variant {name} is at most {MAX_ROUND_CAP}, got {value}")
         return int(value)
     if value not in kind:
         raise ConfigError(f"variant {name} must be one of {', '.join(kind)}, got {value!r}")

@@ -207,3 +207,19 @@ def test_replay_reads_the_game_record(client, game, players):
     winners = (rec.get("final") or rec.get("result"))["winners"]
     final = re.search(r'<ul id="replay-final">(.*?)</ul>', html, re.S).group(1)
     assert "winner: " + (", ".join(f"seat {w}" for w in winners) or "nobody") in final
+
+
+def test_export_refuses_a_value_past_the_maximum(client):
+    """Once exported as "Checked: demos-sim run reads it", then an OverflowError in run."""
+    html = client.post("/export", data={"sid": "x", "game": "demos",
+                                        "v_carre_points": "99999999999999999999999999"}).text
+    assert "carre_points is at most 1000000" in html
+    assert 'id="toml"' not in html
+
+
+@pytest.mark.parametrize("raw", ["²", "٣", "-1", "1000"])   # superscript two, Arabic three
+def test_replay_refuses_a_sample_number_that_is_not_0_to_999(client, raw):
+    html = client.post("/replay", data={"game": "demos", "v_carre_points": "40",
+                                        "sample": raw}).text
+    assert "sample game must be a number from 0 to 999" in html, html[:300]
+    assert "something went wrong" not in html

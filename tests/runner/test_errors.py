@@ -37,6 +37,10 @@ CASES = [
     (BASE + "[variants]\nnosuch = 1\n", "variants.nosuch", "unknown DĒMOS variant 'nosuch'"),
     (BASE + "nosuch = [1, 2]\n", "grid.nosuch", "unknown DĒMOS variant 'nosuch'"),
     (BASE.replace("[30, 20]", "[30, -1]"), "grid.carre_points", "must be an integer >= 0"),
+    # past int64: once an OverflowError after the results folder was made
+    (BASE.replace("[30, 20]", "[30, 99999999999999999999999999]"), "grid.carre_points",
+     "at most 1000000"),
+    (BASE + "[variants]\nround_cap = 99999999999\n", "variants.round_cap", "at most 10000"),
     (BASE + 'no_trio_winner = ["none", "maybe"]\n', "grid.no_trio_winner", "must be one of"),
     (BASE + "[variants]\nmedia_optional = 1\n", "variants.media_optional", "true or false"),
     (BASE + "[variants]\ncarre_points = 30\n", "grid.carre_points", "also fixed in [variants]"),

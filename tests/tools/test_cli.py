@@ -78,6 +78,15 @@ def test_record_writes_valid_jsonl(tmp_path):
     (["--set", "media_optional=1"], "true or false"),
     (["--set", "max_rounds=0"], "max_rounds"),
     (["--set", "carre_points=-1"], "carre_points"),
+    # past int64 (9223372036854775807): an OverflowError when packed for the kernel
+    (["--set", "carre_points=99999999999999999999999999"], "carre_points is at most 1000000"),
+    (["--set", "run_base=[1,2,99999999999999999999]"], "from 0 to 1000000"),
+    (["--set", "round_cap=10001"], "round_cap is at most 10000"),
+    (["--mode", "2v3", "--handicap-points", "99999999999999999999"], "from 0 to 1000000"),
+    (["--game", "protocole", "--set", "round_cap=99999999999999999999"], "at most 10000"),
+    (["--game", "assemblee", "--set", "collapse_threshold=99999999999999999999"],
+     "from 1 to 1000000"),
+    (["--seed", "-1"], "--seed must be a whole number >= 0, got -1"),
     (["--game", "chess"], "unknown game 'chess'"),
 ])
 def test_bad_input_is_one_line_error(tmp_path, args, fragment):
@@ -147,3 +156,14 @@ def test_a_budget_past_the_maximum_is_one_line(capsys, args):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "the budget is at most 1000000" in err, err
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate"], ["tournament", "--policies", "greedy,random"],
+    ["skill", "--policy", "ismcts", "--budgets", "4,8"],
+    ["record", "--out", "/nonexistent/x.jsonl"],
+])
+def test_a_negative_seed_is_one_line(capsys, args):
+    assert main([*args, "--seed", "-1", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--seed must be a whole number >= 0, got -1" in err, err

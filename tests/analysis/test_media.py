@@ -147,3 +147,7 @@ def test_best_response_table_pairs_media_br_with_its_nomedia_form(tabs):
     assert np.allclose(seats["diff"], seats["share_nomedia"] - seats["share_ref"])
     assert br.iloc[-1]["diff"] == pytest.approx(seats["diff"].mean())
     assert br.iloc[-1]["diff_half_width"] == pytest.approx(seats["diff_half_width"].mean())
+    assert np.allclose(br["worth"], -br["diff"])               # worth: playing − declining
+    dl = tabs["media_dilemma"]                                 # the social dilemma
+    assert set(dl["bot"]) == set(media.EXPERIMENT_RUNGS[media.LONE])
+    assert not any("points" in c for c in dl.columns)          # the Media moves no points

@@ -7,8 +7,9 @@ from conftest import small_games
 
 from demos_sim.analysis.core.protocol import Run, Runs, experiment_path, rungs
 from demos_sim.analysis.core.sections import load_tables
-from demos_sim.analysis.core.stats import Z95, adjust
+from demos_sim.analysis.core.stats import Z95
 from demos_sim.analysis.questions import veto
+from tests.stats.reference import holm
 
 
 # setup -> (file, seats or sides restricted one at a time)
@@ -60,7 +61,7 @@ def test_intervals_and_shares(tables):
     assert v["share_ref"].between(0, 1).all() and v["share_noveto"].between(0, 1).all()
     assert np.allclose(v["diff"], v["share_noveto"] - v["share_ref"])
     for _, d in v.groupby("bot"):
-        assert np.allclose(d["p_holm"], adjust(d["p_value"].to_numpy(), "holm"))
+        assert np.allclose(d["p_holm"], holm(d["p_value"]))   # reference Holm
 
 
 def test_a_barred_side_never_vetoes(tables):
@@ -266,5 +267,9 @@ def test_best_response_and_deterrence_tables(tables):
     assert np.allclose(dt["deterrence"], dt["share_unused_veto"] - dt["share_no_veto"])
     assert np.allclose(dt["total"], dt["share_used_veto"] - dt["share_no_veto"])
     found, _ = veto.findings(tables)
-    assert any(s.startswith("Best response (veto_br") and "a veto used is worth" in s
-               for s in found)
+    assert any(s.startswith("Value of the veto to the tuned player") and "a veto used is worth"
+               in s for s in found)
+    assert np.allclose(br["worth"], -br["diff"])               # worth: with − without
+    dl = tables["veto_dilemma"]                                # the social dilemma
+    assert list(dl["bot"].drop_duplicates()) == list(veto.EXPERIMENT_RUNGS[veto.LONE])
+    assert (dl[dl["seat"] != "average"]["lone_uses"] > 0).all()

@@ -95,7 +95,7 @@ DETERRENCE = "veto_2v3_deterrence"
 LONE = "veto_lone_4p"
 EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE, LONE]
 RUNGS = DEMOS_RUNGS
-# veto_br is a best response to tuned players: its files run with tuned as the field only;
+# veto_br was searched among tuned players: its files run with tuned as the field only;
 # the search rung plays the headline setups (4 players, the 2v3 team of two and its second
 # veto); the other setups and the deterrence screen run at the three fast rungs
 EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},

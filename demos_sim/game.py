@@ -56,7 +56,8 @@ class Quantity:
         ``"bins"`` (one value per label of ``bins``: a per-game vector such as vetoes
         used in each round, or one-hot indicators of a category).
     scale : stored integers are value × scale (win share: :data:`SHARE_SCALE`).
-    rate : a proportion in [0, 1] (its interval is clipped to [0, 1]).
+    rate : a proportion in [0, 1] (its interval stays in [0, 1] and is never zero-wide at
+        0 or 1: :mod:`demos_sim.runner.intervals`).
     hist : ``(bin width, number of bins)`` of a histogram kept per chunk, or None;
         values past the last bin are counted in it (overflow bin).
     bins : column labels of a ``"bins"`` quantity.

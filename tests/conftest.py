@@ -16,9 +16,19 @@ ALL_SETUPS = [("full", "individual", 3), ("full", "individual", 4), ("full", "in
 # `make test-fast` runs every test not marked slow. Slow (measured with --durations on this
 # 2-core machine): whole analyses and notebooks, exhaustive enumerations, record audits over
 # every setup, runs in subprocesses or several processes. Whole files end with ".py", single
-# tests name their function (every parametrisation).
+# tests name their function (every parametrisation). Besides these, every test that asks for
+# an analysis run (the `small_analysis` fixture, directly or through a fixture of its
+# module) is slow (:func:`pytest_collection_modifyitems`); the pure statistics tests of
+# tests/analysis/ run in the fast tier.
 SLOW = (
-    "tests/analysis/",
+    "tests/analysis/test_notebooks.py", "tests/analysis/test_report.py",
+    "tests/analysis/test_revisions.py",
+    "tests/analysis/test_tuner.py::test_real_tune_through_the_cli",
+    "tests/analysis/test_assemblee.py::test_identical_personas_are_exchangeable",
+    "tests/analysis/test_protocole_levels.py::test_new_quantities_per_game",
+    "tests/analysis/test_teams.py::test_representatives_do_not_depend_on_the_other_rungs",
+    "tests/analysis/test_variants.py::test_sweep_each_changes_one_key_at_a_time",
+    "tests/analysis/test_veto.py::test_noveto_cannot_matter_without_a_unanimous_turn",
     "tests/demos/test_records.py", "tests/demos/test_scoring.py",
     "tests/kit/test_check.py", "tests/kit/test_guide.py", "tests/kit/test_nojit.py",
     "tests/runner/test_resume.py",
@@ -47,7 +57,8 @@ def pytest_collection_modifyitems(config, items):
     import pytest
 
     for item in items:
-        if any(item.nodeid.startswith(s) for s in SLOW):
+        if (any(item.nodeid.startswith(s) for s in SLOW)
+                or "small_analysis" in getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
 
 

@@ -1,16 +1,44 @@
-"""Intervals from exact integer sums: means, ratios, paired differences of common random numbers.
+"""Every interval of the project: shares, means, ratios, paired and independent differences.
 
-Every per-game quantity ``x`` is an integer (value × ``scale``), and a run keeps only
-``n``, ``Σx``, ``Σx²`` and, for paired comparisons, ``Σx·y`` where ``y`` is the same game
-(same deal, same seat streams) played under the reference configuration. From these:
+This module owns the interval policy (:mod:`demos_sim.analysis.core.stats` re-exports it).
+All intervals are 95% (two-sided) unless a function says otherwise.
+
+**Shares from counts** (``k`` of ``n`` trials that are games, collapses, lost games …):
+the Wilson score interval, :func:`share_ci` / :func:`wilson` (statsmodels'
+``proportion_confint(method="wilson")``); :func:`clopper_pearson` is the exact interval,
+for a caller that wants it. Neither is ever ``[x, x]`` when ``n ≥ 1``: 0 of ``n`` is
+``[0, z²/(n + z²)]``, ``n`` of ``n`` is ``[n/(n + z²), 1]``, 1 of 1 is ``[0.207, 1]``.
+
+**Differences of two independent shares** (different games): Newcombe's hybrid score
+interval, :func:`newcombe_diff` (statsmodels' ``confint_proportions_2indep(method=
+"newcomb")``). **Paired differences** (the same deals under two configurations) keep
+:func:`paired_diff_ci` below.
+
+**Means of per-game values from exact integer sums.** Every per-game quantity ``x`` is an
+integer (value × ``scale``), and a run keeps only ``n``, ``Σx``, ``Σx²`` and, for paired
+comparisons, ``Σx·y`` where ``y`` is the same game (same deal, same seat streams) played
+under the reference configuration. From these:
 
 - mean ``x̄ = Σx / n``; sample variance ``s² = (nΣx² − (Σx)²) / (n(n−1))``; the 95% interval
-  is the normal interval ``x̄ ± z·s/√n`` (z = 1.95996…); rates are clipped to [0, 1].
-  A rate whose every game is 0 or 1 (a collapse, a game without a winner, a win never
-  shared) — recognised exactly from the sums, ``Σx² = scale·Σx`` — gets the Wilson score
-  interval instead (:func:`wilson`), which stays honest for rare events: 0 collapses in
-  16,384 games is [0, 0.000234], not [0, 0]. ``half_width`` stays ``z·s/√n`` (the
-  stopping rule's measure of precision).
+  is the normal interval ``x̄ ± z·s/√n`` (z = 1.95996…); rates (values in [0, 1], e.g. a
+  win share with shared wins) are clipped to [0, 1] — with ``s > 0`` that never gives a
+  zero width. A rate whose every game is 0 or 1 (a collapse, a game without a winner, a
+  win never shared) — recognised exactly from the sums, ``Σx² = scale·Σx`` — is a count
+  of games and gets the Wilson interval instead: 0 collapses in 16,384 games is
+  [0, 0.000234], not [0, 0]. ``half_width`` stays ``z·s/√n`` (the stopping rule's
+  measure of precision).
+- **every game equal** (``s = 0``) but not 0/1 — a rate ``c`` strictly inside (0, 1), e.g.
+  every game a win shared by two (0.5): no game of ``n`` differed from ``c``, so the
+  chance ``q`` that a game differs is at most Wilson's upper bound for 0 of ``n``,
+  ``u = z²/(n + z²)``; a game that differs moves the mean by at most ``c`` down or
+  ``1 − c`` up, so the mean lies in ``[c − u·c, c + u·(1 − c)]`` (:func:`constant_rate_ci`;
+  at ``c`` = 0 or 1 it is Wilson's interval for 0 of n or n of n).
+- a **count that is 0 in every game** (vetoes, actions, passes: a quantity that is not a
+  rate) gets the exact Poisson (Garwood) interval of 0 events in ``n`` games,
+  ``[0, −ln(0.025)/n] = [0, 3.689/n]`` (:func:`poisson_ci`; the "rule of three" 3/n is its
+  one-sided 95% cousin). A non-rate quantity equal to a non-zero constant in every game
+  (every civic game lasts its 10 rounds) keeps ``[c, c]``: nothing bounds how far a game
+  that differed could differ, and the sums give no spread; such figures are not shares.
 - paired difference ``d = x − y`` per game: ``Σd = Σx − Σy`` and ``Σd² = Σx² + Σy² − 2Σxy``,
   so ``d̄`` and its sample variance are exact too, and the interval is ``d̄ ± z·s_d/√n``.
   Games are independent draws (each has its own key from ``SeedSequence``), so the ``d``
@@ -18,7 +46,20 @@ Every per-game quantity ``x`` is an integer (value × ``scale``), and a run keep
   deals, ``s_d² = s_x² + s_y² − 2 cov(x, y)`` is usually much smaller than the unpaired
   ``s_x² + s_y²`` — that is what common random numbers buy. A 0/1 rate whose games
   differ in only a few games (fewer than :data:`FEW_CHANGED`) gets an exact interval
-  instead (:func:`paired_binary_ci`): the normal one claims [0, 0] when none differ.
+  instead (:func:`paired_binary_ci`): the normal one claims [0, 0] when none differ. Any
+  rate (0/1 or not, e.g. a win share with shared wins) in which **no game changed**
+  (``Σd² = 0``) gets the same exact interval for 0 changed games, ``±(1 − 0.0125^(1/n))``:
+  ``|d| ≤ 1`` per game, so the bound on the chance of a change bounds the mean.
+
+**Ratios** ``Σx / Σy`` (:func:`ratio_ci`): the delta-method interval, never clipped. A
+ratio that is a rate (a share of round wins, of lost games, of collapses) is given the
+Wilson interval on its effective number of trials ``n_eff = R(1 − R) / Var(R)`` (the
+delta-method variance: the design-effect Wilson interval, which stays inside [0, 1]
+without clipping and is close to ``R ± z·√Var(R)`` when ``n_eff`` is large); at ``R`` = 0 or
+1 (or every game's ratio equal) the variance is 0 and ``n_eff`` is the number of games
+that had a denominator, bounded below by ``(Σy)²/Σy²`` (Cauchy–Schwarz; exact when ``y`` is
+0/1 per game, as for lost games or collapses), with :func:`constant_rate_ci` on it: 0 of
+94,315 lost games is [0, 0.0000407], not [0, 0].
 
 The products are taken in Python integers (no overflow) and divided once, in floats.
 Under a stopping rule (``[stop]``: a Chow–Robbins fixed-width rule on the normal
@@ -48,39 +89,124 @@ class Estimate:
     hi: float
 
 
-def _estimate(s: int, sq: int, n: int, scale: int, rate: bool, z: float) -> Estimate:
+def _alpha(z: float) -> float:
+    """The two-sided level of a normal interval of ``z`` standard errors (0.05 at Z95)."""
+    return float(math.erfc(z / math.sqrt(2)))
+
+
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` trials (95% at the default ``z``;
+    statsmodels' ``proportion_confint(method="wilson")``). ``k`` may be fractional (an
+    effective count, :func:`ratio_ci`). NaNs when ``n`` is 0."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if not n > 0:
+        return (math.nan, math.nan)
+    lo, hi = proportion_confint(k, n, alpha=_alpha(z), method="wilson")
+    # the score interval's edge is exactly 0 at k = 0 and 1 at k = n (statsmodels'
+    # rounding can leave 0.9999999999999999, an interval that misses its own estimate)
+    lo = 0.0 if k <= 0 else max(0.0, float(lo))
+    hi = 1.0 if k >= n else min(1.0, float(hi))
+    return (lo, hi)
+
+
+def clopper_pearson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Exact (Clopper–Pearson) interval of ``k`` successes in ``n`` trials: Beta quantiles,
+    ``[0, 1 − (α/2)^(1/n)]`` at ``k = 0``. NaNs when ``n`` is 0."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if not n > 0:
+        return (math.nan, math.nan)
+    lo, hi = proportion_confint(int(k), int(n), alpha=_alpha(z), method="beta")
+    return (float(lo), float(hi))
+
+
+def share_ci(k: float, n: float, method: str = "wilson",
+             z: float = Z95) -> tuple[float, float, float]:
+    """``(k / n, lo, hi)``: a share counted over ``n`` trials with its Wilson interval (the
+    default; ``method="clopper_pearson"`` for the exact one). NaNs when ``n`` is 0."""
+    if not n > 0:
+        return (math.nan, math.nan, math.nan)
+    f = {"wilson": wilson, "clopper_pearson": clopper_pearson}[method]
+    lo, hi = f(k, n, z)
+    return (k / n, lo, hi)
+
+
+def newcombe_diff(k1: int, n1: int, k2: int, n2: int,
+                  z: float = Z95) -> tuple[float, float, float]:
+    """``(p₁ − p₂, lo, hi)`` of two shares counted on **independent** trials (different
+    games), with Newcombe's hybrid score interval (method 10 of Newcombe 1998: each share's
+    Wilson bounds ``l_i, u_i`` combine as ``d − √((p₁−l₁)² + (u₂−p₂)²)`` and
+    ``d + √((u₁−p₁)² + (p₂−l₂)²)``; statsmodels' ``confint_proportions_2indep(method=
+    "newcomb")``). NaNs when either ``n`` is 0."""
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    if not (n1 > 0 and n2 > 0):
+        return (math.nan, math.nan, math.nan)
+    lo, hi = confint_proportions_2indep(int(k1), int(n1), int(k2), int(n2), method="newcomb",
+                                        compare="diff", alpha=_alpha(z))
+    return (k1 / n1 - k2 / n2, float(lo), float(hi))
+
+
+def poisson_ci(k: int, n: float, z: float = Z95) -> tuple[float, float]:
+    """Exact (Garwood) interval of a rate of events per game from ``k`` events in ``n``
+    games: ``[χ²(α/2; 2k)/2n, χ²(1−α/2; 2k+2)/2n]``. With no event it is
+    ``[0, −ln(α/2)/n] = [0, 3.689/n]`` at 95% (the rule of three, 3/n, is the one-sided 95%
+    bound)."""
+    from scipy.stats import chi2
+
+    if not n > 0:
+        return (math.nan, math.nan)
+    a = _alpha(z)
+    lo = float(chi2.ppf(a / 2, 2 * k)) / (2 * n) if k > 0 else 0.0
+    return (lo, float(chi2.ppf(1 - a / 2, 2 * k + 2)) / (2 * n))
+
+
+def constant_rate_ci(c: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Interval of the mean of a value in [0, 1] that was ``c`` in each of ``n`` games (no
+    spread to measure): the chance that a game differs from ``c`` is at most ``u``, Wilson's
+    upper bound for 0 of ``n`` (``z²/(n + z²)``), and a game that differs moves at most ``c``
+    down or ``1 − c`` up, so ``[c − u·c, c + u·(1 − c)]``. Wilson's 0 of n / n of n at
+    ``c`` = 0 / 1. NaNs when ``n`` is 0."""
+    if not n > 0:
+        return (math.nan, math.nan)
+    u = wilson(0, n, z)[1]
+    return (c - u * c, c + u * (1 - c))
+
+
+def _estimate(s: int, sq: int, n: int, scale: int, rate: bool, z: float,
+              zero_count: bool = True) -> Estimate:
     s, sq, n = int(s), int(sq), int(n)
     if n < 1:
         nan = float("nan")
         return Estimate(nan, nan, nan, nan, nan)
     mean = s / (n * scale)
+    num = n * sq - s * s                 # exact, >= 0; 0 when every game is equal
     if n < 2:
         sd = half = float("nan")
         lo = hi = mean
     else:
-        num = n * sq - s * s             # exact, >= 0
         sd = math.sqrt(max(num, 0) / (n * (n - 1))) / scale
         half = z * sd / math.sqrt(n)
         lo, hi = mean - half, mean + half
-        if rate:
+    if rate:
+        if sq == s * scale:                    # every game 0 or 1: a count of games
+            lo, hi = wilson(s // scale, n, z)
+        elif num == 0:                         # every game the same value inside (0, 1)
+            lo, hi = constant_rate_ci(mean, n, z)
+        else:
             lo, hi = max(0.0, lo), min(1.0, hi)
-            if sq == s * scale and z == Z95:      # every game 0 or 1: a binomial count
-                lo, hi = wilson(s // scale, n)
+    elif zero_count and s == 0 and sq == 0:    # a count that is 0 in every game
+        lo, hi = poisson_ci(0, n, z)
     return Estimate(mean, sd, half, lo, hi)
-
-
-def wilson(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of ``k`` successes in ``n`` trials (statsmodels'
-    ``proportion_confint(method="wilson")``)."""
-    from statsmodels.stats.proportion import proportion_confint
-
-    lo, hi = proportion_confint(int(k), int(n), alpha=0.05, method="wilson")
-    return (max(0.0, float(lo)), min(1.0, float(hi)))
 
 
 def mean_ci(s: int, sq: int, n: int, scale: int = 1, rate: bool = False,
             z: float = Z95) -> Estimate:
-    """Mean of ``x / scale`` over ``n`` games, from ``Σx`` and ``Σx²``, with its interval."""
+    """Mean of ``x / scale`` over ``n`` games, from ``Σx`` and ``Σx²``, with its interval
+    (the module's rules: Wilson for a 0/1 rate, :func:`constant_rate_ci` for a rate equal
+    in every game, :func:`poisson_ci` for a count that is 0 in every game, the normal
+    interval otherwise, clipped to [0, 1] for a rate)."""
     return _estimate(s, sq, n, scale, rate, z)
 
 
@@ -98,14 +224,20 @@ def paired_diff_ci(s: int, sq: int, s_ref: int, sq_ref: int, cross: int, n: int,
     the sums, as in :func:`mean_ci`) and whose games differ in fewer than
     :data:`FEW_CHANGED` of them gets :func:`paired_binary_ci` instead of the normal
     interval, which there is too narrow — with no game changed it is [0, 0], whatever
-    ``n``. ``half_width`` is then the larger side of that interval (so p-values and the
-    stopping rule see its width).
+    ``n``. Any rate with no game changed (``Σd² = 0``; a win share with shared wins too:
+    ``|d| ≤ 1``) gets :func:`paired_binary_ci` for 0 changed games. ``half_width`` is then
+    the larger side of that interval (so p-values and the stopping rule see its width).
+    A difference that is not a rate and did not change in any game keeps [0, 0] (nothing
+    bounds how far a game that changed could move a count or a score; none of them is a
+    share).
     """
     s, sq, s_ref, sq_ref, cross = map(int, (s, sq, s_ref, sq_ref, cross))
-    e = _estimate(s - s_ref, sq + sq_ref - 2 * cross, n, scale, False, z)
-    if (rate and z == Z95 and n >= 2 and sq == s * scale and sq_ref == s_ref * scale):
-        changed = (sq + sq_ref - 2 * cross) // (scale * scale)    # games with x ≠ y
-        if changed < FEW_CHANGED:
+    sq_d = sq + sq_ref - 2 * cross
+    e = _estimate(s - s_ref, sq_d, n, scale, False, z, zero_count=False)
+    if rate and z == Z95 and n >= 1:
+        binary = sq == s * scale and sq_ref == s_ref * scale
+        changed = sq_d // (scale * scale) if binary else (0 if sq_d == 0 else None)
+        if changed is not None and changed < FEW_CHANGED:       # games with x ≠ y
             up = (changed + (s - s_ref) // scale) // 2            # games with x = 1, y = 0
             lo, hi = paired_binary_ci(up, changed, n)
             return Estimate(e.mean, e.sd, max(hi - e.mean, e.mean - lo), lo, hi)
@@ -140,7 +272,15 @@ def ratio_ci(sx: int, sxx: int, sy: int, syy: int, sxy: int, n: int, scale: int 
     ``x`` and ``y`` are per-game values (e.g. Σ over seats of win share × [held one Media],
     and the number of seats that held one): ``R`` is a conditional mean. With per-game
     means ``x̄, ȳ``, ``Var R ≈ (s_x² − 2R s_xy + R² s_y²) / (n ȳ²)`` (games i.i.d.).
-    ``sd`` is reported as ``half_width·√n / z`` so that it reads like the other estimates.
+    ``sd`` is reported as ``half_width·√n / z`` so that it reads like the other estimates;
+    ``half_width`` is always the delta method's ``z·√Var R``.
+
+    The interval is ``R ± half_width``, not clipped. A ``rate`` (``x ≤ y`` in every game: a
+    share of round wins, of lost games, of collapses) gets instead the Wilson interval on
+    the effective number of trials ``n_eff = R(1 − R) / Var R`` (inside [0, 1] by
+    construction); when ``Var R`` is 0 (``R`` = 0 or 1, or every game's ratio equal)
+    :func:`constant_rate_ci` on the games that had a denominator, at least
+    ``(Σy)² / Σy²`` of them (Cauchy–Schwarz; exact for a 0/1 denominator).
     """
     sx, sxx, sy, syy, sxy, n = map(int, (sx, sxx, sy, syy, sxy, n))
     nan = float("nan")
@@ -156,7 +296,11 @@ def ratio_ci(sx: int, sxx: int, sy: int, syy: int, sxy: int, n: int, scale: int 
     half = z * math.sqrt(var)
     lo, hi = r - half, r + half
     if rate:
-        lo, hi = max(0.0, lo), min(1.0, hi)
+        if sx == 0 or sx == scale * sy or not var > 0:
+            lo, hi = constant_rate_ci(r, math.floor(sy * sy / syy), z)
+        else:
+            n_eff = r * (1 - r) / var
+            lo, hi = wilson(r * n_eff, n_eff, z)
     return Estimate(r, half * math.sqrt(n) / z, half, lo, hi)
 
 

@@ -19,7 +19,8 @@ denominator        what the mean is over: games, or for a ratio quantity (``per`
                    total of its denominator (e.g. seats that held one Media)
 count              games with a value > 0 (wins, no-winner games, …)
 total, mean, sd    Σ value, its mean over games, the sample sd of one game's value
-ci_low, ci_high    95% normal interval of the mean (rates clipped to [0, 1])
+ci_low, ci_high    95% interval of the mean (:mod:`demos_sim.runner.intervals`: normal;
+                   Wilson for a 0/1 rate; never zero-wide at 0 or 1 for a rate)
 half_width         z·sd/√games (unclipped)
 ref_point          the block's reference point (null at the reference itself)
 diff, diff_sd      mean − reference mean over the same deals; sd of the per-game difference

@@ -7,7 +7,6 @@ import pytest
 
 from demos_sim import ConfigError
 from demos_sim.analysis.core.sections import load_tables
-from demos_sim.analysis.core.stats import binomial_ci
 from demos_sim.analysis.questions import assemblee as A
 from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.rules import AssembleeConfig, parse_force
@@ -97,21 +96,19 @@ def test_findings_and_plots(tables, tmp_path):
 
 
 # ------------------------------------------------------------------ small statistics
-def test_binom_hand_computed():
-    p, lo, hi = binomial_ci(30, 100)
-    h = 1.959963984540054 * math.sqrt(0.3 * 0.7 / 100)
-    assert p == 0.3 and abs(lo - (0.3 - h)) < 1e-12 and abs(hi - (0.3 + h)) < 1e-12
-    assert all(math.isnan(x) for x in binomial_ci(0, 0))
-    assert binomial_ci(0, 10) == (0.0, 0.0, 0.0)
-
-
 def test_group_share_is_the_average_of_seats():
     import pandas as pd
 
+    # the mean of the seats' bounds: (0.18 + 0.36) / 2 = 0.27, (0.22 + 0.44) / 2 = 0.33;
+    # two seats that never won keep their Wilson bounds, not [0, 0]
     ws = pd.DataFrame({"side": ["0", "1", "2"], "mean": [0.2, 0.4, 0.3],
-                       "half_width": [0.02, 0.04, 0.06]})
+                       "half_width": [0.02, 0.04, 0.06], "ci_low": [0.18, 0.36, 0.24],
+                       "ci_high": [0.22, 0.44, 0.36]})
     m, lo, hi = A._group_share(ws, [0, 1])
     assert abs(m - 0.3) < 1e-12 and abs(lo - 0.27) < 1e-12 and abs(hi - 0.33) < 1e-12
+    ws = pd.DataFrame({"side": ["0", "1"], "mean": [0.0, 0.0], "half_width": [0.0, 0.0],
+                       "ci_low": [0.0, 0.0], "ci_high": [0.0370, 0.0370]})
+    assert A._group_share(ws, [0, 1]) == (0.0, 0.0, 0.0370)
 
 
 # ------------------------------------------------------------------ engine and personas

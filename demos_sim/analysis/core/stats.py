@@ -1,11 +1,13 @@
 """Statistics of the analyses: intervals, tests, multiple-testing adjustment.
 
 The intervals of the runner's exact integer sums (means, ratios, paired differences of
-common-random-number runs) are :mod:`demos_sim.runner.intervals`, re-exported here so that
-an analysis finds every statistic in one module. This module adds what only the analyses
-use: two-sided p-values of a paired difference, Holm / Benjamini–Hochberg adjustment over
-a screen, a binomial interval for pooled counts, the interval of a mean of per-game
-values, a side's share of the games that had a winner (and its distance from a parity),
+common-random-number runs) and of shares counted from games (Wilson; Clopper–Pearson on
+request; Newcombe for two independent shares; exact Poisson for counts) are
+:mod:`demos_sim.runner.intervals` — the one module that owns the interval policy —
+re-exported here so that an analysis finds every statistic in one module. This module adds
+what only the analyses use: two-sided p-values of a paired difference, Holm /
+Benjamini–Hochberg adjustment over a screen, the interval of a mean of per-game values, a
+side's share of the games that had a winner (and its distance from a parity),
 equivalence against a margin (TOST: is it *fair*?), the games needed to detect an effect
 (power), and the share of a result's variance the deal explains (luck share).
 """
@@ -18,13 +20,22 @@ from dataclasses import dataclass
 from demos_sim.runner.intervals import (  # noqa: F401  (re-exported)
     Z95,
     Estimate,
+    clopper_pearson,
+    constant_rate_ci,
     mean_ci,
+    newcombe_diff,
+    paired_binary_ci,
     paired_diff_ci,
+    poisson_ci,
     ratio_ci,
+    share_ci,
+    wilson,
 )
 
 __all__ = ["Z95", "Estimate", "mean_ci", "paired_diff_ci", "ratio_ci", "p_value", "adjust",
-           "binomial_ci", "sample_mean_ci", "share_of_won", "FAIR_MARGIN", "Equivalence",
+           "share_ci", "wilson", "clopper_pearson", "newcombe_diff", "poisson_ci",
+           "constant_rate_ci", "paired_binary_ci", "sample_mean_ci", "share_of_won",
+           "FAIR_MARGIN", "Equivalence",
            "tost", "tost_ci", "games_needed", "power_at", "bernoulli_sd", "LuckShare",
            "luck_share", "won_gap", "diff_same_games"]
 
@@ -54,17 +65,6 @@ def adjust(pvalues, method: str = "holm"):
     if ok.any():
         out[ok] = multipletests(p[ok], method=method)[1]
     return out
-
-
-def binomial_ci(k: float, n: float) -> tuple[float, float, float]:
-    """``(p, lo, hi)``: the share ``k / n`` with its 95% normal (Wald) interval, clipped
-    to [0, 1]; NaNs when ``n`` is 0 (pooled counts over player counts, passed proposals …).
-    """
-    if n <= 0:
-        return (math.nan, math.nan, math.nan)
-    p = k / n
-    h = Z95 * math.sqrt(max(p * (1 - p), 0.0) / n)
-    return p, max(0.0, p - h), min(1.0, p + h)
 
 
 def sample_mean_ci(v) -> tuple[float, float, float]:

@@ -37,7 +37,7 @@ from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import error_bars, save_tight, tight_figure
 from demos_sim.analysis.core.protocol import Tune
-from demos_sim.analysis.core.stats import adjust, binomial_ci, p_value
+from demos_sim.analysis.core.stats import adjust, p_value, share_ci
 
 TITLE = "L'Assemblée: collapse, characters, free riding, ostracism, personalities"
 METHOD = (
@@ -47,10 +47,13 @@ METHOD = (
     "character and personality values; and everywhere against adaptive (half the games: "
     "the persona tuned as a best response to a civic city, demos-sim tune-bot --game "
     "assemblee); the collapse-by-player-count screen runs at civic "
-    "only (its other populations do not depend on the rung). Rates and means carry 95% normal intervals over "
-    "games (clipped to [0, 1] for shares); ratios (mean winning bid, share of collapses with "
-    "an event pending, win share of holders, cost per ostracism) carry delta-method "
-    "intervals; pooled shares over player counts are binomial (normal) intervals. "
+    "only (its other populations do not depend on the rung). Means carry 95% normal intervals over "
+    "games; a share counted in games (collapse, early end, no winner) carries the Wilson "
+    "interval (0 of n is [0, z²/(n + z²)], never [0, 0]); ratios (mean winning bid, cost "
+    "per ostracism) carry delta-method intervals, and ratios that are shares (win share of "
+    "holders) the Wilson interval on their effective number of games; the share of "
+    "collapses with an event pending and the pass rate of ostracisms are Wilson intervals "
+    "from the counts (pooled over player counts for the pass rate). "
     "Comparisons are paired on the same deals (common random numbers: every grid point of "
     "a block plays the same chunks): a character's value is seat 0's win share when it may "
     "bid on the character minus its win share when it never does (persona parameter "
@@ -119,7 +122,7 @@ def _collapse_tables(runs) -> dict[str, pd.DataFrame]:
             sub = g[g["metric"] == metric]
             for ev, e in sub.groupby("side", sort=False):
                 k, n = e["total"].sum(), e["denominator"].sum()
-                p, lo, hi = binomial_ci(k, n)
+                p, lo, hi = share_ci(k, n)          # Wilson: 1 of 1 is [0.21, 1]
                 ev_rows.append({"bot": bot, "population": pop, "event": ev, "kind": what,
                                 "collapses": int(n), "count": int(k), "share": p,
                                 "ci_low": lo, "ci_high": hi})
@@ -130,7 +133,7 @@ def _collapse_tables(runs) -> dict[str, pd.DataFrame]:
     for (bot, pop, n), g in df.groupby(key, sort=False):
         m = g.set_index("metric")
         props, passes = m.loc["ostracism_proposals", "total"], m.loc["ostracism_passes", "total"]
-        p, lo, hi = binomial_ci(passes, props)
+        p, lo, hi = share_ci(passes, props)            # Wilson (proposals as trials)
         r = {"bot": bot, "population": pop, "players": int(n),
              "games": int(m.loc["collapse", "games"]),
              "proposals_per_game": m.loc["ostracism_proposals", "mean"],
@@ -156,8 +159,10 @@ def _group_share(ws: pd.DataFrame, seats: list[int]) -> tuple[float, float, floa
     if not seats:
         return (math.nan, math.nan, math.nan)
     s = ws[ws["side"].astype(int).isin(seats)]
-    m, h = s["mean"].mean(), s["half_width"].mean()
-    return m, max(0.0, m - h), min(1.0, m + h)
+    # the mean of the seats' bounds (each seat's own interval: Wilson when its games are
+    # 0/1, never zero-wide at 0): conservative for the mean of the seats, as adding
+    # half-widths is (sd of a mean ≤ mean of the sds)
+    return s["mean"].mean(), s["ci_low"].mean(), s["ci_high"].mean()
 
 
 def _public_goods(runs) -> pd.DataFrame:
@@ -523,7 +528,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         if g["proposals"].sum() == 0:
             continue
         k, n = g["passes"].sum(), g["proposals"].sum()
-        p, lo, hi = binomial_ci(k, n)
+        p, lo, hi = share_ci(k, n)
         found.append(f"[{bot}] all {pop}: {g['proposals_per_game'].mean():.2f} ostracism "
                      f"proposals per game (mean over 4–15 players), {p:.2f} "
                      f"{interval(lo, hi, '{:.2f}')} of them pass; pledged per proposal "

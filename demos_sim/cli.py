@@ -1,4 +1,5 @@
-"""``demos-sim`` command line: parse, call, print. Errors are one line and exit 2."""
+"""``demos-sim`` command line: parse, call, print. Errors are one line: exit 2 for input
+that cannot be used, 1 when the system refuses (disk full, no permission)."""
 
 from __future__ import annotations
 
@@ -219,6 +220,21 @@ def _check_common(args) -> None:
         raise ConfigError(f"--seed must be a whole number >= 0, got {seed}")
 
 
+def _os_error(e: OSError, command: str) -> str:
+    """One line for an error the system raised; every file is written whole or not at all
+    (:func:`demos_sim.sim_common.atomic_open`), so none is left half-written."""
+    import errno
+
+    what = e.strerror or str(e) or type(e).__name__
+    where = " -> ".join(repr(str(f)) for f in (e.filename, e.filename2) if f is not None)
+    hint = {errno.EEXIST: "a file is where a folder is needed",
+            errno.ENOTDIR: "a file is where a folder is needed",
+            errno.EISDIR: "a folder is where a file is needed"}.get(e.errno)
+    kept = ("finished chunks are kept: the same command resumes from them"
+            if command == "run" else "no file was left half-written")
+    return f"{what}{': ' + where if where else ''} ({hint + '; ' if hint else ''}{kept})"
+
+
 def main(argv=None) -> int:
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     args = build_parser().parse_args(argv)
@@ -234,6 +250,9 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # output piped into head & co.
         sys.stderr.close()
         return 0
+    except OSError as e:     # the system refused: disk full, permissions, a file for a folder
+        print(f"demos-sim: error: {_os_error(e, args.command)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -250,14 +250,34 @@ def atomic_open(path: str | os.PathLike, mode: str = "w"):
         os.close(fd)        # the lock goes with the last descriptor
 
 
+def check_out_file(path: str | os.PathLike, option: str = "--out") -> Path:
+    """``path`` as a file to write: refused (one line) when it is a folder or its folder
+    does not exist, before anything is played."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{option} {str(path)!r} is a folder; give a file name, e.g. "
+                          f"{str(path / 'games.jsonl')!r}")
+    if path.parent and not path.parent.exists():
+        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
+    return path
+
+
+def check_out_folder(path: str | os.PathLike, option: str = "--out") -> Path:
+    """``path`` as a folder to write into (made when missing): refused (one line) when a
+    file has that name, before anything is played."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{option} {str(path)!r} is a file; it names the folder to "
+                          "write into")
+    return path
+
+
 def write_jsonl_atomic(path: str | os.PathLike, records: Iterable[dict]) -> int:
     """Write ``records`` as JSON Lines to ``path`` atomically (:func:`atomic_open`).
 
     A failed or interrupted run leaves no partial file. Returns the number written.
     """
-    path = Path(path)
-    if path.parent and not path.parent.exists():
-        raise ConfigError(f"output folder {str(path.parent)!r} does not exist")
+    path = check_out_file(path)
     note_cleaned(clean_parts(path.parent, path.name))
     n = 0
     with atomic_open(path) as f:

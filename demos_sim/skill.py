@@ -387,6 +387,9 @@ def _cmd_skill(args) -> int:
         g.load_plugin(plugin)
     if args.speed_games < 0:
         raise ConfigError("--speed-games must be at least 0")
+    if args.out:
+        from demos_sim.sim_common import check_out_folder
+        check_out_folder(args.out)
     config = make_config(args.game, args.players, parse_set(args.set),
                          **{k: getattr(args, k, None) for k in CLI_SETTINGS})
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))

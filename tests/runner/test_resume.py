@@ -112,3 +112,31 @@ def test_a_second_run_on_a_folder_in_use_is_refused(tmp_path):
             run_experiment(load_experiment(SMOKE).with_games(10), out=out, quiet=True)
     finally:
         os.close(fd)
+
+
+def test_disk_full_mid_run_is_one_line_and_the_same_command_resumes(tmp_path, capsys,
+                                                                    monkeypatch):
+    import errno
+
+    from demos_sim.cli import main
+
+    real, calls = os.fsync, []
+
+    def full_after_two(fd):       # experiment.json and one chunk fit, then the disk is full
+        calls.append(fd)
+        if len(calls) > 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd)
+
+    out = tmp_path / "r"
+    args = ["run", str(SMOKE), "--games", str(2 * CHUNK), "--quiet", "--out", str(out)]
+    monkeypatch.setattr(os, "fsync", full_after_two)
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("demos-sim: error: No space left"), err
+    assert "finished chunks are kept" in err
+    assert not list(out.rglob(".*.part")) and not (out / "results.parquet").exists()
+    monkeypatch.setattr(os, "fsync", real)
+    assert main(args) == 0
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["games_resumed"] == CHUNK * 2      # the one chunk written before, 2 points

@@ -167,3 +167,52 @@ def test_a_negative_seed_is_one_line(capsys, args):
     assert main([*args, "--seed", "-1", "--games", "2"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--seed must be a whole number >= 0, got -1" in err, err
+
+
+def test_record_into_a_folder_is_one_line_before_playing(tmp_path, capsys):
+    assert main(["record", "--games", "100000", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a folder; give a file name" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_skill_out_naming_a_file_is_one_line_before_playing(tmp_path, capsys):
+    f = tmp_path / "taken"
+    f.write_text("mine")
+    assert main(["skill", "--policy", "ismcts", "--budgets", "4,8", "--games", "100000",
+                 "--out", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file; it names the folder" in err, err
+    assert f.read_text() == "mine"
+
+
+def test_report_compare_out_naming_a_file_is_one_line(tmp_path, capsys):
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "results" / "demo"
+    if not (demo / "meta.json").exists():
+        pytest.fail("results/demo (committed) is missing")
+    f = tmp_path / "taken"
+    f.write_text("mine")
+    assert main(["report", "--compare", str(demo), str(demo), "--out", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a file is where a folder is needed" in err, err
+    assert f.read_text() == "mine"
+
+
+def test_disk_full_while_recording_is_one_line_and_leaves_nothing(tmp_path, capsys,
+                                                                  monkeypatch):
+    import errno
+    import os
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    out = tmp_path / "g.jsonl"
+    assert main(["record", "--games", "3", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith("demos-sim: error: No space left on device")
+    assert "no file was left half-written" in err
+    assert list(tmp_path.iterdir()) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import warnings
 
@@ -89,6 +90,9 @@ def cmd_compare(args) -> int:
     from demos_sim.analysis.core.whatif import compare, format_whatif
 
     game = _game(args)
+    hw = args.half_width
+    if hw is not None and not (hw > 0 and math.isfinite(hw)):
+        raise ConfigError(f"--half-width must be a finite number > 0, got {hw}")
     settings = {k: getattr(args, k) for k in CLI_SETTINGS if getattr(args, k) is not None}
     for key in settings:
         if key not in game.settings:

@@ -12,6 +12,7 @@ every other value goes through the game's own ``check_variant``, so the page ref
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,8 +216,8 @@ def read_form(form) -> Setup:
         except ValueError:
             raise ConfigError(f"target interval must be a number of percentage points, "
                               f"got {hw_raw!r}") from None
-        if not half_width > 0:
-            raise ConfigError(f"target interval must be > 0, got {hw_raw}")
+        if not (half_width > 0 and math.isfinite(half_width)):
+            raise ConfigError(f"target interval must be a finite number > 0, got {hw_raw}")
     return Setup(g.name, settings, players, change, against, policies, against_policies,
                  games, seed, half_width)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -54,6 +55,12 @@ class StopRule:
     half_width: float
     max_games: int
     track: tuple[str, ...] = ("win_share",)
+
+    def __post_init__(self):
+        hw = self.half_width
+        if isinstance(hw, bool) or not isinstance(hw, (int, float)) or not (
+                hw > 0 and math.isfinite(hw)):
+            raise ConfigError(f"half_width must be a finite number > 0, got {hw!r}")
 
 
 @dataclass(frozen=True)
@@ -243,8 +250,9 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
             if key not in st:
                 P.fail(f"stop.{key}", "missing")
         hw = st["half_width"]
-        if not isinstance(hw, (int, float)) or isinstance(hw, bool) or not hw > 0:
-            P.fail("stop.half_width", f"must be a number > 0, got {hw!r}")
+        if (not isinstance(hw, (int, float)) or isinstance(hw, bool) or not hw > 0
+                or not math.isfinite(hw)):       # inf: met by any interval, nothing learnt
+            P.fail("stop.half_width", f"must be a finite number > 0, got {hw!r}")
         max_games = P.int_at_least("stop.max_games", st["max_games"], 1)
         track = st.get("track", ["win_share"])
         track = P.str_list("stop.track", track, allow_str=False)

@@ -223,3 +223,10 @@ def test_replay_refuses_a_sample_number_that_is_not_0_to_999(client, raw):
                                         "sample": raw}).text
     assert "sample game must be a number from 0 to 999" in html, html[:300]
     assert "something went wrong" not in html
+
+
+@pytest.mark.parametrize("hw", ["inf", "nan", "0", "-1"])
+def test_export_refuses_a_target_interval_that_is_not_finite_and_positive(client, hw):
+    html = client.post("/export", data={"sid": "x", "game": "demos", "v_carre_points": "40",
+                                        "half_width": hw}).text
+    assert "target interval must be a finite number &gt; 0" in html, html[:300]

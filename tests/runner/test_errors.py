@@ -75,10 +75,13 @@ CASES = [
     ('plugins = ["no/such/file.py"]\n' + BASE, "plugins", "does not exist"),
     # metrics and the stopping rule
     ('metrics = ["elo"]\n' + BASE, "metrics", "unknown metric 'elo'"),
-    (STOP.replace("0.01", '"narrow"'), "stop.half_width", "must be a number > 0"),
+    (STOP.replace("0.01", '"narrow"'), "stop.half_width", "must be a finite number > 0"),
     (STOP.replace('seed = 1\n', 'seed = 1\ngames = 5\n'), "games", "either games or a [stop]"),
     (STOP.replace("max_games = 100\n", ""), "stop.max_games", "missing"),
-    (STOP.replace("0.01", "0"), "stop.half_width", "must be a number > 0"),
+    (STOP.replace("0.01", "0"), "stop.half_width", "must be a finite number > 0"),
+    # an infinite target is met by any interval: the run stopped after one chunk
+    (STOP.replace("0.01", "inf"), "stop.half_width", "must be a finite number > 0"),
+    (STOP.replace("0.01", "nan"), "stop.half_width", "must be a finite number > 0"),
     (STOP.replace("max_games = 100", "max_games = -3"), "stop.max_games", "integer >= 1"),
     (STOP + 'track = ["elo"]\n', "stop.track", "unknown or unreported metric 'elo'"),
     (STOP + 'track = ["diff:win_share"]\n', "stop.track", "needs a grid of at least two"),

@@ -216,3 +216,10 @@ def test_disk_full_while_recording_is_one_line_and_leaves_nothing(tmp_path, caps
     assert err.startswith("demos-sim: error: No space left on device")
     assert "no file was left half-written" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("hw", ["inf", "nan", "-0.01", "0"])
+def test_compare_half_width_must_be_finite_and_positive(capsys, hw):
+    assert main(["compare", "--set", "carre_points=20", "--half-width", hw]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--half-width must be a finite number > 0" in err, err

@@ -9,9 +9,10 @@ Built only from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<n
    the foot;
 2. the summary: each question answered in a sentence or two with the key figures and
    their 95% intervals per bot (the sentences of the README's "What we found",
-   :mod:`demos_sim.report.findings`; :mod:`demos_sim.report.headlines` where a section
-   has none), how many games, whether
-   the figures depend on bot skill (the robustness analysis's verdicts), the key plot;
+   :mod:`demos_sim.report.findings`, and nothing else: a section without a paragraph shows
+   its first finding), the games people would need to notice the effect, how many games,
+   whether the figures depend on bot skill (the robustness analysis's labels,
+   :mod:`demos_sim.report.headlines`), the key plot;
 3. a glossary (win share, share of won games, parity, percentage points, intervals);
 4. one section per analysis: the answer again, its plots, then collapsed blocks: the
    findings and flags as the analysis wrote them, each table with human labels and units
@@ -35,7 +36,7 @@ from demos_sim.report.findings import by_section
 from demos_sim.report.headlines import headline, skill
 from demos_sim.report.markup import (html_details, html_page, html_table, md_table,
                                      png_uri, small_png, text)
-from demos_sim.report.tables import present
+from demos_sim.report.tables import present, shown, title
 from demos_sim.runner.store import atomic_write_text
 
 MAX_ROWS = 50
@@ -58,13 +59,23 @@ GLOSSARY = [
     ("[a, b]", "the 95% confidence interval. Comparisons are paired (both settings play "
                "the same deals), so small differences are still measured precisely; an "
                "interval that excludes 0 is a detected effect. Screens of many "
-               "comparisons give Holm-adjusted p-values."),
+               "comparisons give Holm-adjusted p-values. A verdict against a margin "
+               "(fair, does not matter, holds across skill) rests on the 90% interval, "
+               "printed with it as “90% [a, b]”."),
     ("fair, not shown fair, unfair",
      "judged against the designer's margin (fair_margin in the experiment file, default "
      "±1 pp of share of won games) by an equivalence test (TOST): fair when the 90% "
-     "interval of the distance from parity lies inside ±margin, unfair by X [a, b] when it "
-     "lies wholly beyond it, not shown fair otherwise. Parity per side: every side ½ (⅓ "
-     "in 2v2+1) of the won games; per seat: every seat 1/n."),
+     "interval of the distance from parity lies inside ±margin, unfair when it lies "
+     "wholly beyond it, not shown fair otherwise (a difference not shown is never “no "
+     "effect”). Parity per side: every side ½ (⅓ in 2v2+1) of the won games; per seat: a "
+     "side's share of won games against its seats' share of the table, size/n (2v3: ⅖ "
+     "and ⅗; 2v2+1: ⅖, ⅖, ⅕), since each of its seats wins when it wins; the margin is the "
+     "same."),
+    ("does not matter, matters, not shown either way",
+     "a rule variant against the default, each metric against a stated margin (±1 pp of "
+     "win or no-winner share, ±0.25 rounds): does not matter when every metric's 90% "
+     "interval lies inside its margin (TOST), matters when one lies beyond it, not shown "
+     "either way when neither is shown."),
     ("games to notice",
      "how many games people would need to detect an effect (two-sided test at 5%, power "
      "0.8, unpaired games, a win's sd √(p(1−p))), and whether 50 games would."),
@@ -73,8 +84,18 @@ GLOSSARY = [
              "ismcts@64, which plays a 256th of the games and so sees only larger effects; "
              "Protocole: random, cautious, convention, planner, ismcts@16; L'Assemblée: "
              "populations of civic, reciprocal, aggressive, free-riding or adaptive "
-             "players). A finding that keeps its sign and size from one bot to the next is "
-             "more likely to hold for people."),
+             "players). A finding measured at several rungs is more likely to hold for "
+             "people, but a label holds for these bots only."),
+    ("holds across skill, grows, shrinks, flips, uncertain",
+     "the robustness analysis's skill labels of a figure over every rung it was measured "
+     "at, weakest first in the order the committed bot ladder measured: holds across "
+     "skill when the change from the weakest rung to the strongest and the trend over "
+     "the rungs both lie inside the figure's margin (90% interval, TOST; ±1 pp for "
+     "shares) and some rung detects the effect; grows or shrinks with skill when both lie "
+     "beyond the margin, away from 0 or towards it; flips when two rungs detect opposite "
+     "signs; no effect at any rung or not detected when no rung detects it; uncertain "
+     "otherwise, with the reason (most often too few games at the strongest rung). Holm "
+     "over all the figures for each kind of claim."),
 ]
 
 
@@ -193,8 +214,9 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
             f'{html.escape(h.question)}</a></h3><p class="answer">{h.answer}</p>'
             f'<p class="meta {cls}">{sk}</p><p class="meta">{_how_sure(s)}</p></div>'
             f"<div>{plot}</div></div>")
-        md += [f"### {text(h.question)}", "", text(h.answer), "", f"*{text(sk)}* "
-               f"{text(_how_sure(s))} [Details](#{s['name']})", ""]
+        md += [f"### {text(h.question)}", "", text(h.answer), "",
+               (f"*{text(sk)}* " if sk else "")
+               + f"{text(_how_sure(s))} [Details](#{s['name']})", ""]
         if h.key_plot:
             md += [f"![{h.key_plot}]({s['name']}/{h.key_plot})", ""]
 
@@ -213,7 +235,7 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
                  f'<p class="answer">{h.answer}</p>', f'<p class="meta {cls}">{sk}</p>',
                  f'<p class="meta">{_how_sure(s)}</p>']
         md += [f'<a id="{name}"></a>', f"## {s['title']}", "", f"**{text(h.question)}** "
-               f"{text(h.answer)}", "", f"*{text(sk)}*", ""]
+               f"{text(h.answer)}", ""] + ([f"*{text(sk)}*", ""] if sk else [])
         if h.key_plot and (name, h.key_plot) in uris:
             body.append(f'<p class="meta">Key plot ({html.escape(h.key_plot)}): in '
                         f'<a href="#card-{name}">the summary</a>. The other plots:</p>')
@@ -240,12 +262,15 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
             df, derived_note = derived_table(out, name, t)
             if df is None:
                 continue
+            df, subset = shown(df, name, t)
             rows, notes = present(df, name, t, MAX_ROWS)
             more = f", first {MAX_ROWS} shown" if len(df) > MAX_ROWS else ""
-            label = t.replace("_", " ")
+            label = title(name, t)
             has_csv = (folder / f"{t}.csv").exists()
             inner = ((f'<p class="meta">The {html.escape(derived_note)}.</p>'
                       if derived_note else "")
+                     + (f'<p class="meta">{html.escape(subset[0].upper() + subset[1:])}.</p>'
+                        if subset else "")
                      + (f'<p class="meta">In every row: {"; ".join(notes)}.</p>' if notes
                         else "") + html_table(rows, raw=True))
             link = (f' · <a href="{name}/{t}.csv" download>CSV</a>' if has_csv
@@ -257,6 +282,8 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
                    f"[{t}.csv]({name}/{t}.csv)" if has_csv else "No CSV (derived).", ""]
             if derived_note:
                 md += [f"The {derived_note}.", ""]
+            if subset:
+                md += [subset[0].upper() + subset[1:] + ".", ""]
             if notes:
                 md += ["In every row: " + text("; ".join(notes)) + ".", ""]
             md += [md_table([[text(c) for c in r] for r in rows]), ""]

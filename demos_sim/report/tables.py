@@ -112,19 +112,38 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
         "best_minus_runner_up": ("best − runner-up, fresh deals (pp)", PP),
         "best_minus_default": ("best − default, fresh deals (pp)", PP),
         "fresh_best_fair": ("best on fresh deals, per side (TOST)", NUM),
-        "fresh_best_worst_side": ("its worst side against the margin", NUM)},
+        "fresh_best_worst_side": ("best on fresh deals: the side worst there, its TOST "
+                                  "verdict and 90% interval", NUM),
+        "fresh_runner_up_unfairness": ("unfairness, runner-up on fresh deals (pp)", PP),
+        "fresh_runner_up_fair": ("runner-up on fresh deals, per side (TOST)", NUM),
+        "fresh_runner_up_worst_side": ("runner-up on fresh deals: the side worst there, "
+                                       "its TOST verdict", NUM),
+        "default_worst_side_verdict": ("default: its worst side's TOST verdict", NUM),
+        "options_shown_fair": ("options shown fair on the screen (TOST, Holm)", NUM)},
     ("teams", "confirm"): {"screen_unfairness": ("unfairness on the screen (pp)", PP),
+                           "screen_worst_side": ("worst side on the screen", NUM),
+                           "worst_side": ("worst side on the fresh deals", NUM),
+                           "unfairness": ("unfairness U of that side, fresh deals "
+                                          "(pp of all games)", PP),
                            "fair_per_side": ("per side, against the margin (TOST)", NUM),
-                           "worst_side_verdict": ("its worst side", NUM),
+                           "worst_side_verdict": ("worst side on the fresh deals: TOST "
+                                                  "verdict, 90% interval (pp of won games)",
+                                                  NUM),
                            "diff": ("difference of unfairness (pp)", PP)},
     ("teams", "options"): {"no_winner": ("no winner (% of games)", PCT)},
     ("teams", "fairness"): {
-        "share_won": ("share of won games (%; per seat: one seat's)", PCT),
+        # fairness.py: r_s is the side's share of won games, also each of its seats' own
+        # (a seat wins when its side wins); per seat its parity is size/n, not 1/n
+        "share_won": ("side's share of won games (% = each of its seats')", PCT),
+        "parity": ("parity (% of won games; per side 1/K, per seat the side's seats' "
+                   "share size/n)", PCT),
+        "side_size": ("seats of the side", NUM),
         "diff": ("share of won games − parity (pp)", PP),
         "ci90_low": ("90% interval, low (pp)", PP), "ci90_high": ("90% interval, high (pp)", PP),
         "margin": ("margin of fair (± pp)", PP), "p_tost": ("p (TOST)", P),
         "verdict_text": ("verdict against the margin", NUM)},
     ("veto", "team_vetoes"): {"diff": ("change vs 2 vetoes (pp of win share)", PP)},
+    # the value to the tuned player (the searched policy plays as tuned)
     ("veto", "veto_best_response"): {
         "field": ("the other seats play", NUM), "holder": ("the seat plays", NUM),
         "diff": ("veto value: barred − free to veto (pp of win share)", PP),
@@ -140,6 +159,31 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
         "use": ("uses it − unused (pp of win share)", PP),
         "total": ("uses it − none (pp of win share)", PP)},
     ("game_shape", "seat_share"): {"flag": ("flag", NUM)},
+    ("robustness", "ladder"): {
+        "ladder": ("ladder", NUM), "rungs": ("rungs", NUM),
+        "bots": ("rungs, weakest first (measured order)", NUM),
+        "strengths": ("rung strengths (ladder rating)", NUM),
+        "left_out": ("bots left out (not on the ladder)", NUM),
+        "signs": ("signs detected at each rung", NUM),
+        "weakest": ("weakest rung", NUM), "mean_weakest": ("at the weakest rung", PP),
+        "strongest": ("strongest rung", NUM), "mean_strongest": ("at the strongest rung", PP),
+        "unit": ("unit", NUM), "margin": ("margin (±)", PCT),
+        "margin_rule": ("margin: how chosen", NUM),
+        "change": ("change, weakest → strongest", PP),
+        "change_ci90_low": ("change, 90% interval, low", PP),
+        "change_ci90_high": ("change, 90% interval, high", PP),
+        "trend_change": ("trend over every rung, weakest → strongest", PP),
+        "trend_ci90_low": ("trend, 90% interval, low", PP),
+        "trend_ci90_high": ("trend, 90% interval, high", PP),
+        "trend_widening": ("trend's error widened by", NUM),
+        "p_equiv": ("p, holds (TOST)", P), "p_equiv_holm": ("p (Holm), holds (TOST)", P),
+        "p_beyond": ("p, beyond the margin", P),
+        "p_beyond_holm": ("p (Holm), beyond the margin", P),
+        "p_flip": ("p, flips", P), "p_flip_holm": ("p (Holm), flips", P),
+        "p_zero": ("p, no effect at any rung", P),
+        "p_zero_holm": ("p (Holm), no effect at any rung", P),
+        "verdict": ("skill label", NUM), "reason": ("why uncertain", NUM),
+        "flips_somewhere": ("changes sign between two rungs", NUM)},
     ("media", "swing"): {"effect": ("with − without (pp)", PP)},
     ("media", "media_best_response"): {
         "field": ("the other seats play", NUM), "holder": ("the seat plays", NUM),
@@ -159,7 +203,13 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
         "rounds_diff": ("change in rounds per game", NUM),
         "win_share_p_holm": ("p (Holm), win share", P),
         "no_winner_p_holm": ("p (Holm), no winner", P),
-        "rounds_p_holm": ("p (Holm), rounds", P)},
+        "rounds_p_holm": ("p (Holm), rounds", P),
+        "p_equivalent": ("p, every metric inside its margin (TOST)", P),
+        "p_equivalent_holm": ("p (Holm), every metric inside its margin (TOST)", P),
+        "any_beyond": ("some metric beyond its margin", NUM),
+        "any_significant": ("some difference significant (Holm)", NUM),
+        "worst_metric_verdict": ("the metric that decides it: TOST, 90% interval", NUM),
+        "verdict": ("verdict against the margins", NUM)},
     ("assemblee", "personalities"): {"diff_vs_ulios": ("change vs Ulios (pp of win share)",
                                                        PP)},
     ("assemblee", "characters"): {"gain": ("gain from holding (pp of win share)", PP),
@@ -168,9 +218,51 @@ BY_TABLE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {
 
 # columns whose unit depends on the row: a table with one of these shows stored values
 ROW_UNITS = ("metric", "measure")
+# ... except a ``unit`` column (the robustness tables): a row whose unit is a share shows
+# its pp/% columns as such, any other row as stored
+UNIT = "unit"
+SHARE_UNITS = ("share", "shares", "pp", "fraction")
 
-_LOW = re.compile(r"(^|_)(ci_)?low(_[ab])?$")
-_HIGH = re.compile(r"(^|_)(ci_)?high(_[ab])?$")
+# (analysis, table) -> the columns the report shows, in this order (those the table has);
+# the CSV keeps every column. The robustness ladder has ~40: the label and what it rests on
+SHOWN: dict[tuple[str, str], list[str]] = {
+    ("robustness", "ladder"): [
+        "analysis", "figure", "bots", "left_out", "unit",
+        "mean_weakest", "ci_low_weakest", "ci_high_weakest",
+        "mean_strongest", "ci_low_strongest", "ci_high_strongest",
+        "margin", "change", "change_ci90_low", "change_ci90_high",
+        "trend_change", "trend_ci90_low", "trend_ci90_high", "verdict", "reason"],
+}
+SHOWN[("robustness", "flips")] = SHOWN[("robustness", "ladder")]
+
+
+# (analysis, table) -> the table's title in the report, where its file name would mislead
+TITLES = {("veto", "veto_best_response"): "veto: value to the tuned player",
+          ("media", "media_best_response"): "Media: value to the tuned player",
+          ("veto", "veto_dilemma"): "veto as a social dilemma",
+          ("media", "media_dilemma"): "Media as a social dilemma",
+          ("robustness", "ladder"): "skill labels over every rung (ladder)"}
+
+
+def title(analysis: str, table: str) -> str:
+    return TITLES.get((analysis, table), table.replace("_", " "))
+
+
+def shown(df: pd.DataFrame, analysis: str, table: str) -> tuple[pd.DataFrame, str]:
+    """``(table, note)``: the columns the report shows of ``table`` (:data:`SHOWN`; all
+    of them for most tables) and a note saying how many of how many, '' when all."""
+    cols = SHOWN.get((analysis, table))
+    if not cols:
+        return df, ""
+    keep = [c for c in cols if c in df.columns]
+    if len(keep) == len(df.columns) or len(keep) < 2:
+        return df, ""
+    return df[keep], (f"{len(keep)} of its {len(df.columns)} columns shown (the label and "
+                      "what it rests on; every column in the CSV)")
+
+
+_LOW = re.compile(r"(^|_)(ci_|ci90_)?low(_[ab]|_weakest|_strongest)?$")
+_HIGH = re.compile(r"(^|_)(ci_|ci90_)?high(_[ab]|_weakest|_strongest)?$")
 
 
 def _fmt(v, kind: str, signed: bool = False, column: str = "") -> str:
@@ -242,6 +334,7 @@ def present(df: pd.DataFrame, analysis: str, table: str, max_rows: int
     more than :data:`WIDE_COLUMNS` columns and at most :data:`FEW_ROWS` rows comes on its
     side (:func:`transpose`), so that it fits the page."""
     fixed_units = not any(c in df.columns for c in ROW_UNITS)
+    row_unit = UNIT in df.columns and not df[UNIT].astype(str).isin(SHARE_UNITS).all()
     notes, keep = [], []
     for c in df.columns:
         vals = df[c].dropna().unique()
@@ -255,12 +348,19 @@ def present(df: pd.DataFrame, analysis: str, table: str, max_rows: int
     header = []
     for c, lo, _ in groups:
         lab, _kind = label(analysis, table, c, fixed_units)
-        header.append(html.escape(lab) + (" <span class=ci>[95% CI]</span>" if lo else ""))
+        if row_unit and _kind in (PCT, PP):
+            lab += " (pp for shares)"
+        level = "90%" if lo and "ci90" in lo else "95%"
+        header.append(html.escape(lab) + (f" <span class=ci>[{level} CI]</span>" if lo
+                                          else ""))
     rows = [header]
     for rec in df.head(max_rows).to_dict("records"):
         row = []
+        share_row = not row_unit or str(rec.get(UNIT)) in SHARE_UNITS
         for c, lo, hi in groups:
             _, kind = label(analysis, table, c, fixed_units)
+            if not share_row and kind in (PCT, PP):
+                kind = NUM
             s = _breakable(html.escape(_fmt(rec[c], kind, column=c)))
             if lo:
                 a, b = _fmt(rec[lo], kind), _fmt(rec[hi], kind)

@@ -4,12 +4,14 @@ as the committed one, under 2.5 MB, offline, answers first, quoting the analyses
 from __future__ import annotations
 
 import json
+import math
 import re
 import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from scipy.stats import norm
 
 from demos_sim.analysis.core.sections import write_section
 from demos_sim.cli import main
@@ -69,22 +71,96 @@ def test_stamp_names_contract_version_revision_seeds_and_games():
     assert page.count(stamp) == 2                      # at the top and at the foot
 
 
-def test_the_veto_answer_quotes_the_key_figures():
-    """veto value, 4 players, average over seats (robustness/key_figures.csv): greedy
-    −0.008000 [−0.008722, −0.007279] → −0.80 pp [−0.87, −0.73]; heuristic −0.011326
-    [−0.013083, −0.009569] → −1.13 pp [−1.31, −0.96]. The change −0.003326 has the
-    conservative half-width sqrt(0.000721² + 0.001757²) = 0.001899: [−0.0052, −0.0014]
-    excludes 0, away from 0: the veto's value grows with skill."""
-    page = (RESULTS / "report.html").read_text()
-    card = page[page.index('id="card-veto"'):page.index('id="card-media"')]
-    text = re.sub(r"<[^>]+>", "", card)
-    assert "−0.80 pp [−0.87, −0.73] greedy" in text
-    assert "−1.13 pp [−1.31, −0.96] heuristic" in text
-    assert "~ Its size depends on bot skill" in text
-    rob = pd.read_csv(RESULTS / "robustness" / "comparison.csv")
-    r = rob[rob["figure"] == "veto value, individual 4p, average over seats"].iloc[0]
-    assert r["verdict"] == "grows with skill"
-    assert r["change_ci_low"] == pytest.approx(-0.003326 - 0.001899, abs=2e-6)
+def _card(folder: Path, name: str) -> str:
+    """The text of the summary card of section ``name`` in ``folder/report.html``."""
+    page = (folder / "report.html").read_text()
+    start = page.index(f'id="card-{name}"')
+    end = page.find('<div class="card', start + 1)
+    return re.sub(r"<[^>]+>", "", page[start:end if end > 0 else page.index("glossary")])
+
+
+def _pp2(x: float) -> str:
+    """A share difference in pp, two decimals, the report's minus sign: 0.0080 → 0.80."""
+    return f"{100 * x:.2f}".replace("-", "−")
+
+
+def _consistent(r: pd.Series) -> None:
+    """A ladder label means what robustness.py's METHOD says: holds = the change's 90%
+    interval inside ±margin; grows/shrinks = beyond it."""
+    m, lo, hi = r["margin"], r["change_ci90_low"], r["change_ci90_high"]
+    if r["verdict"] == "holds across skill":
+        assert -m < lo and hi < m
+    if r["verdict"] in ("grows with skill", "shrinks with skill"):
+        assert lo > m or hi < -m
+
+
+def check_veto_card(folder: Path) -> None:
+    """The veto card quotes veto_average.csv's worth (positive: with − without) with its
+    interval at every main rung, and the label of its key figure from ladder.csv, whose
+    verdict agrees with its own change interval and margin."""
+    text = _card(folder, "veto")
+    v = pd.read_csv(folder / "veto" / "veto_average.csv")
+    assert {"worth", "worth_ci_low", "worth_ci_high"} <= set(v.columns), "regenerate"
+    four = v[(v["setup"] == "individual 4p") & ~v["bot"].str.startswith("ismcts")]
+    assert len(four) >= 2
+    for r in four.itertuples():
+        assert (r.worth == pytest.approx(-r.mean_diff) and r.worth_ci_low
+                == pytest.approx(-r.ci_high))                   # worth = −(without − with)
+        if abs(100 * r.worth) < 10:
+            assert (f"{r.bot} {_pp2(r.worth)} [{_pp2(r.worth_ci_low)}, "
+                    f"{_pp2(r.worth_ci_high)}]") in text
+    lad = pd.read_csv(folder / "robustness" / "ladder.csv")
+    r = lad[(lad["analysis"] == "veto")
+            & (lad["figure"] == "veto value, individual 4p, average over seats")].iloc[0]
+    assert f"skill: {r['verdict']}" in text
+    assert f"{r['weakest']} to {r['strongest']}, margin ±{100 * r['margin']:.2g} pp" in text
+    _consistent(r)
+    mark = {"holds across skill": "✓ Holds across skill", "grows with skill":
+            "~ Its size depends on bot skill", "shrinks with skill":
+            "~ Its size depends on bot skill", "flips": "⚠ Depends on bot skill"}
+    assert mark.get(r["verdict"], "~ Not settled across skill") in text
+    assert "best response" not in text.lower()
+
+
+def test_the_veto_answer_quotes_the_worth_and_its_skill_label():
+    """Regenerate with `demos-sim analyse` when the committed tables lack the columns."""
+    check_veto_card(RESULTS)
+
+
+def check_teams_card(folder: Path) -> None:
+    """The teams card prints each mode's verdict with its 90% interval (fairness.csv's
+    ci90 columns, stats.Equivalence.text's form); per seat, a side is held to its seats'
+    share of the table (fairness.py: the same estimate, parity size/n); 2v2's two
+    definitions are one test; and the games to notice 2v3's deficit:
+    n = (z₀.₉₇₅ + z₀.₈)² · p(1 − p) / d² = 7.849 · 0.25 / d² (p = ½)."""
+    text = _card(folder, "teams")
+    fa = pd.read_csv(folder / "teams" / "fairness.csv")
+    fa = fa[fa["option"] == "default"]
+    side = fa[(fa["definition"] == "per side")].set_index(["bot", "mode", "side"])
+    seat = fa[(fa["definition"] == "per seat")].set_index(["bot", "mode", "side"])
+    assert (side["share_won"] - seat["share_won"]).abs().max() < 1e-12   # one estimate
+    assert (seat["parity"] - seat["side_size"] / seat.groupby(
+        level=["bot", "mode"])["side_size"].transform("sum")).abs().max() < 1e-12
+    a = fa[(fa["mode"] == "2v3") & (fa["side"] == "A") & (fa["definition"] == "per side")]
+    for r in a.itertuples():
+        if r.verdict == "unfair":
+            assert r.ci90_high < -r.margin                          # wholly beyond −m
+        one = lambda x: f"{100 * x:+.1f}".replace("-", "−")      # noqa: E731
+        assert (f"{r.bot} side A {r.verdict}: {one(r.diff)} pp, 90% [{one(r.ci90_low)}, "
+                f"{one(r.ci90_high)}]") in text
+    assert "2v2 per seat: the same test as per side" in text
+    g = a[a["bot"] == "greedy"]["diff"].iloc[0]
+    n = math.ceil((norm.ppf(0.975) + norm.ppf(0.8)) ** 2 * 0.25 / g ** 2)
+    assert "the 2v3 team of two's deficit" in text
+    if n < 1000:                                 # larger counts are rounded
+        assert f"{n:,} greedy" in text
+    md = (folder / "report.md").read_text()
+    assert f"### Table: fairness ({len(pd.read_csv(folder / 'teams' / 'fairness.csv'))} rows" in md
+
+
+def test_the_teams_answer_gives_tost_verdicts_with_their_90_intervals():
+    """Regenerate with `demos-sim analyse` when the committed tables predate the rule."""
+    check_teams_card(RESULTS)
 
 
 def test_a_section_without_key_figures_is_answered_by_its_first_finding(tmp_path):
@@ -142,26 +218,6 @@ def test_small_png_keeps_a_colour_bar():
     assert np.abs(a - b).max() <= 48
 
 
-def test_the_teams_answer_gives_tost_verdicts_per_side_and_per_seat():
-    """From the committed teams section (its fairness table): greedy 2v2+1, the Independent wins 0.1592 of all games and 5.07%
-    have no winner, so 0.1592 / 0.9493 = 16.8% of won games — unfair per side (⅓) and per
-    seat (⅕, −3.24 pp); 2v3's team of two is 45 games from being noticed at the table
-    (δ = −20.9 pp, p = ½: 7.849 · 0.25 / 0.209² = 45)."""
-    page = (RESULTS / "report.html").read_text()
-    card = page[page.index('id="card-teams"'):page.index('id="card-veto"')]
-    text = re.sub(r"<[^>]+>", "", card)
-    assert ("2v3: per side unfair (side A: share of won games against 50.0%: 29.1%, "
-            "−20.9 pp [−21.3, −20.5] greedy") in text
-    assert ("per seat unfair (a seat of side I: share of won games against 20.0%: 16.8%, "
-            "−3.24 pp [−3.65, −2.82] greedy") in text
-    assert "2v2: per side fair greedy; not shown fair (side A" in text
-    assert "45 greedy; 45 heuristic games; a group playing 50 games would notice it" in text
-    md = (RESULTS / "report.md").read_text()
-    # 3 rungs x 14 rows (2v2, 2v3: 2 sides, 2v2+1: 3 sides, each per side and per seat),
-    # and the search rung's 2v2 screen (4 rows)
-    assert "### Table: fairness (46 rows)" in md
-
-
 def test_rare_event_bounds_are_not_printed_as_zero():
     """0 of N has a Wilson upper bound above 0 (runner/intervals.py); the report must not
     print it as 0.00: 0 of 81,920 → 3.84 / 81,924 = 0.0047%."""
@@ -169,5 +225,6 @@ def test_rare_event_bounds_are_not_printed_as_zero():
                        "ci_low": [0.0, 0.09], "ci_high": [0.0000469, 0.11]})
     rows, _ = present(df, "x", "y", 50)
     assert rows[1][1] == "0.00 <span class=ci>[0.00, 0.0047]</span>"
-    from demos_sim.report.headlines import value
-    assert value(0.000234, "pct") == "0.023"
+    from demos_sim.report.findings import pct
+    # 100 × 0.000234 = 0.0234%: two significant digits, three decimals
+    assert pct(0.000234, 0.0001, 0.0005) == "0.023% [0.010, 0.050]"

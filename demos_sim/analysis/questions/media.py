@@ -448,7 +448,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
     for bot in _bots(sw):
         g = sw[sw["bot"] == bot]
         nw = g[g["metric"] == "no_winner"]
-        parts = [f"{r.setup} {100 * r.effect:+.2f} pts [{100 * r.effect_ci_low:+.2f}, "
+        parts = [f"{r.setup} {100 * r.effect:+.2f} pp [{100 * r.effect_ci_low:+.2f}, "
                  f"{100 * r.effect_ci_high:+.2f}]" for r in nw.itertuples()]
         found.append(f"{bot}: Media actions change the no-winner share by "
                      f"{'; '.join(parts)} (every seat plays vs nobody plays a Media, same "
@@ -459,12 +459,13 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
             top = sig.reindex(sig["effect"].abs().sort_values(ascending=False).index).head(4)
             found.append(f"{bot}: the largest significant swings of win share (Holm 5%): "
                          + "; ".join(f"{r.setup} {'seat' if r.setup.startswith('individual') else 'side'} "
-                                     f"{r.side} {pp(r.effect)} pts "
+                                     f"{r.side} {pp(r.effect)} pp "
                                      f"{_ci(r.effect_ci_low, r.effect_ci_high)}"
                                      for r in top.itertuples()) + ".")
         else:
-            found.append(f"{bot}: no seat's or side's win share moves significantly when "
-                         "nobody plays a Media (Holm 5%).")
+            found.append(f"{bot}: no seat's or side's win share is shown to move when "
+                         "nobody plays a Media (Holm 5%): not shown either way, which is not "
+                         "a finding of no effect.")
     br = tables.get("media_best_response", pd.DataFrame())
     for fld in (dict.fromkeys(br["field"]) if len(br) else []):
         d = br[br["field"] == fld]
@@ -530,7 +531,7 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         found.append(f"{bot}, 2v2+1: the Independent playing both Media (act) instead of "
                      "keeping them (keep) changes " + "; ".join(
                          f"{'no winner' if r.metric == 'no_winner' else 'side ' + r.side} "
-                         f"{pp(r.effect)} pts {_ci(r.effect_ci_low, r.effect_ci_high)}"
+                         f"{pp(r.effect)} pp {_ci(r.effect_ci_low, r.effect_ci_high)}"
                          for r in w.itertuples()) + " (same deals).")
     for bot in _bots(rv):
         g = rv[(rv["bot"] == bot) & rv["metric"].isin(["win_share", "no_winner"])]
@@ -538,10 +539,11 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         big = g.reindex(g["effect"].abs().sort_values(ascending=False).index).iloc[0]
         found.append(f"{bot}: media_targets_revealed on vs off: "
                      + (f"{len(sig)} of {len(g)} win-share/no-winner differences significant "
-                        "(Holm 5%); " if len(sig) else "no significant difference (Holm 5%); ")
+                        "(Holm 5%); " if len(sig) else "no difference shown either way (Holm "
+                        "5%; not a finding of no effect); ")
                      + f"the largest is {big.setup} "
                      f"{'no winner' if big.metric == 'no_winner' else big.side} "
-                     f"{pp(big.effect)} pts {_ci(big.effect_ci_low, big.effect_ci_high)}.")
+                     f"{pp(big.effect)} pp {_ci(big.effect_ci_low, big.effect_ci_high)}.")
     # sign flips across bots within this analysis (the robustness analysis checks them all)
     flags += sign_flips(key_figures(tables))
     return found, flags

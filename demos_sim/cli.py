@@ -222,6 +222,10 @@ def _check_common(args) -> None:
     seed = getattr(args, "seed", None)
     if seed is not None and seed < 0:     # numpy's SeedSequence takes whole numbers >= 0
         raise ConfigError(f"--seed must be a whole number >= 0, got {seed}")
+    games = getattr(args, "games", None)
+    if isinstance(games, int):
+        from demos_sim.sim_common import check_games
+        check_games(games)
 
 
 def _os_error(e: OSError, command: str) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
 from demos_sim.registry import refuse_references
+from demos_sim.sim_common import check_games
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
                "games", "metrics", "variants", "grid", "baseline", "stop", "sweep",
@@ -109,6 +110,7 @@ class Experiment:
         """The same experiment with ``--games``: the game count, or the stop rule's maximum."""
         if games < 1:
             raise ConfigError(f"--games must be at least 1, got {games}")
+        check_games(games)
         stop = self.stop and dataclasses.replace(self.stop, max_games=games)
         return dataclasses.replace(self, games=games, stop=stop)
 
@@ -262,6 +264,10 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
         if "games" not in data:
             P.fail("games", "missing (a number of games per grid point, or a [stop] rule)")
         games = P.int_at_least("games", data["games"], 1)
+    try:
+        check_games(games, "the count")
+    except ConfigError as e:
+        P.fail("stop.max_games" if stop is not None else "games", str(e))
 
     known_metrics = [q.name for q in ad.quantities]
     metrics = data.get("metrics", known_metrics)
@@ -477,6 +483,7 @@ def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: in
     ad = get_game(game)
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
+    check_games(games)
     players = {ad.players_of(c) for _, c, _ in points}
     if len(players) != 1:
         raise ConfigError("the points of one comparison must have the same player count")

@@ -32,7 +32,7 @@ from demos_sim.runner.store import ChunkStore, atomic_write_bytes, atomic_write_
     fingerprint, sha256_file
 from demos_sim.runner.tables import build_tables, tracked_half_widths
 from demos_sim.runner.tasks import add_into, play_task
-from demos_sim.sim_common import CHUNK, chunks_of, cut, parts_per_job
+from demos_sim.sim_common import CHUNK, check_games, cut, parts_per_job
 
 RESULTS = "results.parquet"
 HISTOGRAMS = "histograms.parquet"
@@ -102,9 +102,20 @@ def split_jobs(jobs: list[tuple[int, int, int]], workers: int) -> list[tuple]:
     (at least :data:`MIN_PART`); a game's key alone makes its deal and its policies'
     chance, and a chunk's aggregates are integer sums, so the parts add up to exactly the
     chunk's totals whatever the cut."""
-    n = parts_per_job(len(jobs), workers)
-    return [(b, c, k, first, count) for b, c, k in jobs
-            for first, count in cut(k, max(1, min(n, k // MIN_PART)))]
+    return list(iter_tasks(jobs, parts_per_job(len(jobs), workers)))
+
+
+def _parts(k: int, n: int) -> list[tuple[int, int]]:
+    """A job of ``k`` games cut for ``n`` parts a job (:func:`split_jobs`)."""
+    return cut(k, max(1, min(n, k // MIN_PART)))
+
+
+def iter_tasks(jobs, n: int):
+    """:func:`split_jobs`'s tasks one at a time, for ``n`` parts a job (``jobs`` may be a
+    generator: a run's chunks are made as they are played, never listed)."""
+    for b, c, k in jobs:
+        for first, count in _parts(k, n):
+            yield b, c, k, first, count
 
 
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
@@ -139,22 +150,39 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     try:
         store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
                                      "canonical": exp.canonical()}) if keep else _NoStore()
-        chunks = chunks_of(exp.games)
+        # Chunks are made as they are played, never listed (memory flat in the games
+        # count): chunk c holds count_of(c) games, the jobs are (block, chunk, count) in
+        # chunk order, then block order, as chunks_of() would list them.
+        check_games(exp.games)
+        nchunks = -(-exp.games // CHUNK)
+
+        def count_of(c: int) -> int:
+            return min(CHUNK, exp.games - c * CHUNK)
+
         nb = len(exp.blocks)
         pts = [len(b.points) for b in exp.blocks]
-        jobs = [(b, c, k) for c, k in chunks for b in range(nb)]
-        finished = store.finished() & set(jobs)
-        todo = [j for j in jobs if j not in finished]
+        finished = {(b, c, k) for b, c, k in store.finished()
+                    if 0 <= b < nb and 0 <= c < nchunks and k == count_of(c)}
+
+        def todo():
+            for c in range(nchunks):
+                k = count_of(c)
+                for b in range(nb):
+                    if (b, c, k) not in finished:
+                        yield b, c, k
+
+        n_todo = nchunks * nb - len(finished)
         resumed = sum(k * pts[b] for b, _, k in finished)
-        bar = _progress(sum(k * pts[b] for b, _, k in jobs), resumed, quiet, exp.name)
+        bar = _progress(exp.games * sum(pts), resumed, quiet, exp.name)
 
         totals: list[dict | None] = [None] * nb
         ready: dict[tuple[int, int], dict] = {}    # finished, not yet added (chunk order)
         state = {"k": 0, "stopped": None, "widest": None}
 
         def fold():
-            while state["k"] < len(chunks) and state["stopped"] is None:
-                c, k = chunks[state["k"]]
+            while state["k"] < nchunks and state["stopped"] is None:
+                c = state["k"]
+                k = count_of(c)
                 if not all((b, c) in ready or (b, c, k) in finished for b in range(nb)):
                     return
                 for b in range(nb):
@@ -169,23 +197,21 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                     if state["widest"] <= exp.stop.half_width:
                         state["stopped"] = "half_width"
                 if on_chunk is not None:
-                    games_now = sum(k for _, k in chunks[:state["k"]])
+                    games_now = min(exp.games, state["k"] * CHUNK)
                     if on_chunk(totals, games_now) is False and state["stopped"] is None:
                         state["stopped"] = "on_chunk"
 
         fold()
         played, t_play, play_s = 0, None, 0.0
-        tasks = split_jobs(todo, be.workers)
-        nparts = {}
-        for b, c, k, _, _ in tasks:
-            nparts[(b, c, k)] = nparts.get((b, c, k), 0) + 1
+        per_job = parts_per_job(n_todo, be.workers)
         parts: dict[tuple, list] = {}
-        queue = iter(tasks)
+        queue = iter_tasks(todo(), per_job)
         inflight: dict = {}
         exhausted = False
         try:
-            if state["stopped"] is None and todo:
-                b0, c0, _ = todo[0]
+            first_job = next(todo(), None)
+            if state["stopped"] is None and first_job is not None:
+                b0, c0, _ = first_job
                 be.warm(play_task, exp.game, exp.seed, c0, 1, _task_points(exp, b0),
                         exp.plugins, exp.metrics)
             t_play = time.perf_counter()
@@ -207,7 +233,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                     b, c, k, first, _ = inflight.pop(fut)
                     got = parts.setdefault((b, c, k), [])
                     got.append((first, fut.result()))
-                    if len(got) < nparts[(b, c, k)]:
+                    if len(got) < len(_parts(k, per_job)):
                         continue
                     agg = got[0][1]
                     if len(got) > 1:          # the parts of one chunk, in game order
@@ -216,7 +242,6 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
                             agg = add_into(agg, part)
                     del parts[(b, c, k)]
                     store.save(b, c, k, agg)
-                    finished.add((b, c, k))
                     played += k * pts[b]
                     bar.update(k * pts[b])
                     if state["stopped"] is None:
@@ -229,7 +254,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
             state["stopped"] = "max_games" if exp.stop is not None else "games"
 
         k_done = state["k"]
-        games = sum(k for _, k in chunks[:k_done])
+        games = min(exp.games, k_done * CHUNK)
         results, hists = build_tables(exp, totals)
         if keep:
             buf = io.BytesIO()

@@ -1,11 +1,20 @@
 """Headless Chromium for the browser tests (Selenium + Debian's chromium and
 chromium-driver): :func:`find_browser` says why the tests cannot run, or where the
-browser is; :func:`chrome` starts one. Used by tests/report/test_browser.py and
-tests/explorer/test_explorer_browser.py."""
+browser is; :func:`browser_or_skip` skips without one, except under CI (``CI=true``),
+where a missing browser fails; :func:`chrome` starts one. Used by
+tests/report/test_browser.py and tests/explorer/test_explorer_browser.py."""
 
 from __future__ import annotations
 
+import os
 import shutil
+
+import pytest
+
+
+def under_ci() -> bool:
+    """``CI`` set to true (as CI services and .ci/run do)."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
 
 
 def find_browser() -> tuple[str, str] | str:
@@ -21,6 +30,17 @@ def find_browser() -> tuple[str, str] | str:
         return ("no headless browser: install Debian's chromium and chromium-driver "
                 "(.ci/run does) to run the browser tests")
     return chromium, driver
+
+
+def browser_or_skip() -> tuple[str, str]:
+    """:func:`find_browser`'s paths; without a browser the test skips, saying why — or,
+    under CI, fails: a browser test that skips there checks nothing."""
+    found = find_browser()
+    if isinstance(found, str):
+        if under_ci():
+            pytest.fail(f"{found} (CI=true: the browser tests must run)")
+        pytest.skip(found)
+    return found
 
 
 def chrome(found: tuple[str, str], width: int = 1280, height: int = 1000):

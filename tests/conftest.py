@@ -50,6 +50,7 @@ SLOW = (
     "tests/tools/test_skill.py::test_generic_path_cooperative_game_with_a_toy_budgeted_plugin",
     "tests/demos/test_planted_weakness.py::test_vetoing_in_round_1_is_beaten_by_ismcts",
     "tests/tools/test_perf_profile.py::test_a_real_profile_names_the_protocole_kernels",
+    "tests/stats/test_plots_read.py::test_every_analysis_plot_reads",
 )
 
 

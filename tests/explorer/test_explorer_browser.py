@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browserkit import chrome, find_browser
+from browserkit import browser_or_skip, chrome
 
 from demos_sim.runner.experiment import parse_experiment
 from demos_sim.sim_common import CHUNK
@@ -60,9 +60,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def page(server):
-    found = find_browser()
-    if isinstance(found, str):
-        pytest.skip(found)
+    found = browser_or_skip()
     drv = chrome(found, 1280, 1000)
     yield drv
     drv.quit()

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
-from browserkit import chrome, find_browser
+from browserkit import browser_or_skip, chrome
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYSES = ROOT / "results" / "analyses" / "report.html"
@@ -31,9 +31,7 @@ WIDTH = 1280
 
 @pytest.fixture(scope="module")
 def browser():
-    found = find_browser()
-    if isinstance(found, str):
-        pytest.skip(found)
+    found = browser_or_skip()
     drv = chrome(found, WIDTH, 1000)
     yield drv
     drv.quit()

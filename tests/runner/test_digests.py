@@ -8,7 +8,8 @@ optimisation that changes no decision must leave every digest as it is; a change
 
     DEMOS_SIM_UPDATE_DIGESTS=1 .venv/bin/python -m pytest tests/runner/test_digests.py
 
-and says so in its commit message.
+and says so in its commit message. Under CI (``CI=true``) that variable fails the test
+instead: a CI run must check the digests, never rewrite them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from browserkit import under_ci   # CI=true, read the same way as for the browser tests
 
 from demos_sim.game import get_game
 
@@ -77,6 +79,9 @@ def digests(name: str) -> dict[str, str]:
 def test_same_seed_same_games(name):
     got = digests(name)
     if os.environ.get("DEMOS_SIM_UPDATE_DIGESTS"):
+        if under_ci():
+            pytest.fail("DEMOS_SIM_UPDATE_DIGESTS is set under CI: the digests would be "
+                        "rewritten instead of checked")
         stored = json.loads(PATH.read_text()) if PATH.exists() else {}
         stored[name] = got
         PATH.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")

@@ -361,9 +361,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     pg = tables["public_goods"]
     for n, g0 in pg.groupby("players"):
-        fig, (a1, a2) = tight_figure(9, 3.8)[0], (None, None)
-        a1 = fig.add_subplot(121)
-        a2 = fig.add_subplot(122)
+        fig, (a1, a2) = tight_figure(9, 3.8, ncols=2)
         for bot, g in g0.groupby("bot", sort=False):
             _err(a1, g["free_riders"], g["collapse"], g["collapse_ci_low"],
                  g["collapse_ci_high"], bot)
@@ -382,9 +380,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
         names.append(save_tight(fig, folder, f"public_goods_{n}p.png"))
 
     ch = tables["characters"]
-    fig, (a1, a2) = tight_figure(10, 4.2)[0], (None, None)
-    a1 = fig.add_subplot(121)
-    a2 = fig.add_subplot(122)
+    fig, (a1, a2) = tight_figure(10, 4.2, ncols=2)
     chars = list(dict.fromkeys(ch["character"]))
     for i, (bot, g) in enumerate(ch.groupby("bot", sort=False)):
         g = g.set_index("character").reindex(chars)

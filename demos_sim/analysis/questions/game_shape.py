@@ -18,7 +18,7 @@ import pandas as pd
 from demos_sim.analysis.core.fairness import with_verdicts
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
-from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.plotting import figure, heatmap
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, experiment_path
 from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, p_value, share_of_won
 from demos_sim.runner.experiment import load_experiment
@@ -161,8 +161,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ind = seat[seat["mode"] == "individual"]
     rules = list(dict.fromkeys(ind["rules"]))
     if len(ind):
-        fig, axes = figure(len(rules), len(bots), w=4.4, h=3.2)
-        lim = max(0.5, float(np.nanmax(np.abs(ind["excess"]))) * 100)
+        # each panel on a scale of its own: the search rung's few games (±3 pp) would
+        # whiten the other rungs' ±0.5 pp on a shared one
+        fig, axes = figure(len(rules), len(bots), w=4.4, h=2.6)
         for i, bot in enumerate(bots):
             for j, rs in enumerate(rules):
                 ax = axes[i][j]
@@ -172,17 +173,16 @@ def plots(tables: dict, folder: Path) -> list[str]:
                 m = np.full((len(pcs), nmax), np.nan)
                 for r in d.itertuples():
                     m[pcs.index(r.players), int(r.side)] = r.excess * 100
-                im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
-                for r in d.itertuples():
-                    star = "*" if r.flag else ""
-                    ax.text(int(r.side), pcs.index(r.players), f"{r.excess * 100:+.1f}{star}",
-                            ha="center", va="center", fontsize=8)
+                texts = [[None] * nmax for _ in pcs]
+                    texts[pcs.index(r.players)][int(r.side)] = (
+                        f"{r.excess * 100:+.1f}{'*' if r.flag else ''}")
+                heatmap(ax, m, texts, label="pp")
                 ax.set_xticks(range(nmax), [str(s) for s in range(nmax)])
                 ax.set_yticks(range(len(pcs)), [f"{p}p" for p in pcs])
                 ax.set_xlabel("seat (0 = first dealer)")
                 ax.set_title(f"{rs} rules, {bot}")
-        fig.colorbar(im, ax=axes, shrink=0.8,
-                     label="share of won games − 1/N (pp); * Holm p < 0.05")
+        fig.suptitle("Seat advantage: share of won games − 1/N (pp; * Holm p < 0.05; "
+                     "each panel on its own scale)")
         fig.savefig(folder / "seat_heatmap.png")
         files.append("seat_heatmap.png")
 

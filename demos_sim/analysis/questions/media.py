@@ -50,7 +50,7 @@ from demos_sim.analysis.core.best_response import (
 )
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
-from demos_sim.analysis.core.plotting import error_bars, panels
+from demos_sim.analysis.core.plotting import error_bars, figure, heatmap, panels
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
 from demos_sim.analysis.core.stats import adjust, diff_same_games, p_value
 
@@ -301,7 +301,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     bm = tables["by_media"]
     if len(bm):
         bots = _bots(bm)
-        fig, axes = panels(len(bots))
+        fig, axes = panels(len(bots), wrap=2)
         for ax, bot in zip(axes, bots):
             g = bm[bm["bot"] == bot]
             setups = list(dict.fromkeys(g["setup"]))
@@ -323,7 +323,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     sw = tables["swing"]
     if len(sw):
         bots = _bots(sw)
-        fig, axes = panels(len(bots), height=4.0)
+        fig, axes = panels(len(bots), height=4.0, wrap=2)
         for ax, bot in zip(axes, bots):
             g = sw[sw["bot"] == bot].reset_index(drop=True)
             labels = [f"{s} {('no winner' if m == 'no_winner' else side)}"
@@ -345,32 +345,29 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ind = sw[(sw["metric"] == "win_share") & sw["setup"].str.startswith("individual")]
         if len(ind):
             bots = _bots(ind)
-            fig, axes = panels(len(bots), height=3.0)
+            fig, axes = panels(len(bots), height=3.0, wrap=2)
             for ax, bot in zip(axes, bots):
                 g = ind[ind["bot"] == bot]
                 setups = list(dict.fromkeys(g["setup"]))
                 seats = sorted({int(s) for s in g["side"]})
                 m = np.full((len(setups), len(seats)), np.nan)
                 for r in g.itertuples():
-                    m[setups.index(r.setup), int(r.side)] = r.effect
-                lim = np.nanmax(np.abs(m)) or 1.0
-                im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
-                for i in range(m.shape[0]):
-                    for j in range(m.shape[1]):
-                        if not np.isnan(m[i, j]):
-                            ax.text(j, i, f"{100 * m[i, j]:+.1f}", ha="center", va="center",
-                                    fontsize=8)
+                    m[setups.index(r.setup), int(r.side)] = 100 * r.effect
+                heatmap(ax, m, [[f"{v:+.1f}" for v in row] for row in m],
+                        label="pp of games", cmap="RdBu")
                 ax.set_xticks(range(len(seats)), [f"seat {s}" for s in seats])
-                ax.set_yticks(range(len(setups)), setups)
-                ax.set_title(f"Media swing by seat (points of win share) — {bot}")
-                fig.colorbar(im, ax=ax, shrink=0.8)
+                ax.set_yticks(range(len(setups)), [s.replace("individual ", "")
+                                                   for s in setups])
+                ax.set_title(bot)
+            fig.suptitle("Media swing by seat: win share with Media − nobody plays a Media "
+                         "(pp of games; each rung on its own scale)")
             fig.savefig(folder / "swing_seats.png")
             names.append("swing_seats.png")
 
     tg = tables["targeted"]
     if len(tg):
         bots = _bots(tg)
-        fig, axes = panels(len(bots))
+        fig, axes = panels(len(bots), wrap=2)
         for ax, bot in zip(axes, bots):
             g = tg[tg["bot"] == bot]
             x = np.arange(len(g))
@@ -382,28 +379,46 @@ def plots(tables: dict, folder: Path) -> list[str]:
                              g["not_targeted_ci_high"]), capsize=2)
             ax.set_xticks(x, g["setup"], rotation=20)
             ax.set_ylabel("win share of the player (95% CI)")
-            ax.set_title(f"Targeted or not (observational, confounded) — {bot}")
+            ax.set_title(bot)
             ax.legend(fontsize=7)
+        fig.suptitle("Win share when aimed at by a Media or not (observational, confounded)")
         fig.savefig(folder / "targeted.png")
         names.append("targeted.png")
 
     parts = [(n, tables[n]) for n in ("independent", "revealed") if len(tables.get(n, ()))]
     if parts:
-        fig, axes = panels(len(parts), height=4.0)
-        for ax, (name, t) in zip(axes, parts):
-            t = t[t["metric"].isin(["win_share", "no_winner"])].reset_index(drop=True)
-            labels = [f"{b} {s} {('no winner' if m == 'no_winner' else side)}"
-                      for b, s, m, side in zip(t["bot"], t["setup"], t["metric"], t["side"])]
-            y = np.arange(len(t))
-            ax.errorbar(t["effect"], y, xerr=error_bars(t["effect"], t["effect_ci_low"],
-                                                  t["effect_ci_high"]),
-                        fmt="o", capsize=2)
-            ax.axvline(0, color="grey", lw=0.8)
-            ax.set_yticks(y, labels, fontsize=6)
-            ax.invert_yaxis()
-            ax.set_xlabel("variant − default (paired, 95% CI)")
-            ax.set_title("independent_double_media act − keep (2v2+1)" if name == "independent"
-                         else "media_targets_revealed on − off")
+        # one row per variant, one panel per rung; a row's height follows its number of
+        # lines (0.17 inch a label: 25 lines of media_targets_revealed at every rung no
+        # longer share one 4-inch panel)
+        parts = [(n, t[t["metric"].isin(["win_share", "no_winner"])]) for n, t in parts]
+        bots = _bots(parts[0][1])
+        rows = [max(len(t[t["bot"] == b]) for b in bots) for _, t in parts]
+        heights = [0.17 * r + 1.3 for r in rows]
+        fig, axes = figure(len(bots), len(parts), w=3.3, h=sum(heights) / len(parts),
+                           height_ratios=heights)
+        for k, (name, t) in enumerate(parts):
+            what = ("independent_double_media\nact − keep (2v2+1)" if name == "independent"
+                    else "media_targets_revealed\non − off")
+            for j, bot in enumerate(bots):
+                ax = axes[k][j]
+                g = t[t["bot"] == bot].reset_index(drop=True)
+                labels = [f"{s.replace('individual ', '')} "
+                          f"{'no winner' if m == 'no_winner' else ('seat ' if s.startswith('individual') else '') + str(side)}"
+                          for s, m, side in zip(g["setup"], g["metric"], g["side"])]
+                y = np.arange(len(g))
+                e = 100 * g["effect"]
+                ax.errorbar(e, y, xerr=error_bars(e, 100 * g["effect_ci_low"],
+                                                  100 * g["effect_ci_high"]),
+                            fmt="o", ms=3, capsize=2)
+                ax.axvline(0, color="grey", lw=0.8)
+                ax.set_yticks(y, labels, fontsize=7)
+                ax.set_ylim(rows[k] - 0.5, -0.5)
+                ax.set_title(bot, fontsize=9)
+                if j == 0:
+                    ax.set_ylabel(what)
+                if k == len(parts) - 1:
+                    ax.set_xlabel("variant − default (pp of games)")
+        fig.suptitle("Media variants: paired differences on the same deals (95% CI)")
         fig.savefig(folder / "variants.png")
         names.append("variants.png")
     dl = tables.get("media_dilemma", pd.DataFrame())

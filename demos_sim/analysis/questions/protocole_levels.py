@@ -24,7 +24,7 @@ import pandas as pd
 
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS
-from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.plotting import figure, heatmap
 from demos_sim.analysis.core.stats import Z95, adjust, p_value
 
 TITLE = "Protocole: level difficulty, losses, seat advantage and variants"
@@ -410,26 +410,24 @@ def plots(tables: dict, folder: Path) -> list[str]:
     es = tables["each_seats"]
     if len(es):
         bots = _bots(es)
-        fig, ax = figure(len(bots), 1, 3.4, 2.8)
-        lim = max(float(np.nanmax(np.abs(es["edge"]))), 1e-3)
-        im = None
+        # each bot on a scale of its own (random's ±0.2 pp would be white on cautious's
+        # ±12 pp): the colour says which seat has the edge, the number how much
+        fig, ax = figure(len(bots), 1, 3.6, 2.8)
         for j, bot in enumerate(bots):
             a = ax[0][j]
             d = es[es["bot"] == bot]
             ps = sorted(d["players"].unique())
             m = np.full((len(ps), 4), np.nan)
             for r in d.itertuples(index=False):
-                m[ps.index(r.players), r.seat] = r.edge
-            im = a.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
-            for (i, k), v in np.ndenumerate(m):
-                if not np.isnan(v):
-                    a.text(k, i, f"{100 * v:+.1f}", ha="center", va="center", fontsize=7)
+                m[ps.index(r.players), r.seat] = 100 * r.edge
+            heatmap(a, m, [[f"{v:+.1f}" for v in row] for row in m], label="pp",
+                    fontsize=7)
             a.set_xticks(range(4))
             a.set_yticks(range(len(ps)), [f"{p}p" for p in ps])
             a.set_xlabel("seat (0: first Initiative)")
             a.set_title(bot)
-        fig.colorbar(im, ax=ax[0][-1], label="win share − mean share")
-        fig.suptitle("Each for themselves: seat edge (points of win share)")
+        fig.suptitle("Each for themselves: seat edge, win share − mean share (pp of games; "
+                     "each bot on its own scale)")
         fig.savefig(folder / "seat_edge.png")
         names.append("seat_edge.png")
 

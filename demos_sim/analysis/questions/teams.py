@@ -61,7 +61,7 @@ import pandas as pd
 from demos_sim.analysis.core.fairness import fairness, mode_verdict
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
-from demos_sim.analysis.core.plotting import error_bars, figure
+from demos_sim.analysis.core.plotting import error_bars, figure, text_colour
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune, experiment_path
 from demos_sim.analysis.core.stats import (FAIR_MARGIN, Z95, adjust, p_value,
                                            sample_mean_ci)
@@ -181,11 +181,6 @@ def option_values(mode: str, option: str) -> dict:
     return v
 
 
-def _not_screened(ax, mode: str, bot: str) -> None:
-    ax.set_axis_off()
-    ax.set_title(f"{mode} — {bot}")
-    ax.text(0.5, 0.5, "not screened at this rung\n(its default seating: game_shape)",
-            ha="center", va="center", transform=ax.transAxes, fontsize=8, color="#666")
 SHOW = ["fairness", "confirm", "tuner", "options", "decided"]   # summary: summary.csv (wide)
 # the same question through the generic tuner: one file per single rule change, run by
 # the suite at the first rung (a quick look: --games per trial, the race to 4x)
@@ -682,53 +677,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
     sides, opts = sides[sides["screen"] == "single"], opts[opts["screen"] == "single"]
     bots = list(dict.fromkeys(sides["bot"]))
     modes = [m for m in ("2v2", "2v3", "2v2+1") if m in set(sides["mode"])]
-    colours = {"A": "#3a6fb0", "B": "#d9822b", "I": "#4a9d5b"}
     if len(sides):
-        fig, axes = figure(len(modes), len(bots), 6.0, 3.8, min_width=5.5)
-        for bi, bot in enumerate(bots):
-            for ax, mode in zip(axes[bi], modes):
-                g = sides[(sides["bot"] == bot) & (sides["mode"] == mode)]
-                if g.empty:
-                    _not_screened(ax, mode, bot)
-                    continue
-                order = list(dict.fromkeys(g["option"]))
-                labels = [f"{DEFAULT_SEATING[mode]}*" if o == "default" else short(o)
-                          for o in order]
-                x = np.arange(len(order))
-                side_list = sorted(set(g["side"]))
-                wdt = 0.8 / len(side_list)
-                for k, s in enumerate(side_list):
-                    h = g[g["side"] == s].set_index("option").reindex(order)
-                    ax.bar(x - 0.4 + wdt * (k + 0.5), h["share"], wdt, color=colours.get(s),
-                           label=f"side {s}",
-                           yerr=error_bars(h["share"], h["ci_low"], h["ci_high"]), capsize=1.5)
-                par = g.drop_duplicates("option").set_index("option").reindex(order)
-                ax.scatter(x, par["parity"], marker="_", s=160, color="k", zorder=3,
-                           label="parity")
-                ax.set_xticks(x, labels, rotation=90, fontsize=6)
-                ax.set_ylabel("win share (95% CI)")
-                ax.set_title(f"{mode} — {bot}")
-                ax.legend(fontsize=6)
-        fig.savefig(folder / "sides.png")
-        names.append("sides.png")
-
-        fig, axes = figure(len(modes), len(bots), 6.0, 3.8, min_width=5.5)
-        for bi, bot in enumerate(bots):
-            for ax, mode in zip(axes[bi], modes):
-                g = opts[(opts["bot"] == bot) & (opts["mode"] == mode)].sort_values("rank")
-                if g.empty:
-                    _not_screened(ax, mode, bot)
-                    continue
-                x = np.arange(len(g))
-                col = ["#c44" if o == "default" else "#3a6fb0" if r == 1 else "#999"
-                       for o, r in zip(g["option"], g["rank"])]
-                ax.bar(x, g["unfairness"], color=col, capsize=1.5,
-                       yerr=error_bars(g["unfairness"], g["u_ci_low"], g["u_ci_high"]))
-                ax.set_xticks(x, [short(o) for o in g["option"]], rotation=90, fontsize=6)
-                ax.set_ylabel("unfairness U = max |gap| (95% CI)")
-                ax.set_title(f"{mode} options, best first (red: default) — {bot}")
-        fig.savefig(folder / "unfairness.png")
-        names.append("unfairness.png")
+        names += [_sides_plot(sides, modes, bots, folder), _unfairness_plot(opts, modes, bots, folder)]
 
     if len(pairs):
         names.append(_pairs_plot(pairs, tables.get("confirm"), folder))
@@ -738,24 +688,125 @@ def plots(tables: dict, folder: Path) -> list[str]:
         d = dec[dec["mode"] == "2v2+1"]
         bins = [b for b in dict.fromkeys(d["bin"]) if d[d["bin"] == b]["share"].max() > 0]
         bots = list(dict.fromkeys(d["bot"]))
-        fig, axes = figure(len(bots), 1, 7.0, 4.5, min_width=5.5)
+        n_seat = d["seating"].nunique()
+        fig, axes = figure(len(bots), 1, 3.4, 0.24 * n_seat + 1.6, min_width=5.5)
+        im = None
         for ax, bot in zip(axes[0], bots):
             g = d[d["bot"] == bot]
             seats = list(dict.fromkeys(g["seating"]))
             m = np.array([[g[(g["seating"] == s) & (g["bin"] == b)]["share"].iloc[0]
-                           for b in bins] for s in seats])
-            im = ax.imshow(m, aspect="auto", cmap="viridis", vmin=0, vmax=1)
-            for i in range(m.shape[0]):
-                for j in range(m.shape[1]):
-                    ax.text(j, i, f"{100 * m[i, j]:.0f}", ha="center", va="center",
-                            fontsize=5, color="w" if m[i, j] < 0.5 else "k")
-            ax.set_xticks(range(len(bins)), bins, rotation=30, fontsize=7)
-            ax.set_yticks(range(len(seats)), seats, fontsize=5)
-            ax.set_title(f"2v2+1: how the game is decided (% of games) — {bot}")
-            fig.colorbar(im, ax=ax, shrink=0.6)
+                           for b in bins] for s in seats]) * 100
+            im = ax.imshow(m, aspect="auto", cmap="viridis", vmin=0, vmax=100)
+            for (i, j), v in np.ndenumerate(m):
+                ax.text(j, i, f"{v:.0f}", ha="center", va="center", fontsize=7,
+                        color=text_colour(im.cmap(im.norm(v))))
+            ax.set_xticks(range(len(bins)), bins, rotation=30, ha="right", fontsize=7)
+            ax.set_yticks(range(len(seats)), seats, fontsize=7)
+            ax.set_title(bot, fontsize=9)
+        fig.colorbar(im, ax=axes, shrink=0.6, label="% of games")
+        fig.suptitle("2v2+1: how the game is decided, by seating (% of games)")
         fig.savefig(folder / "decided_2v2p1.png")
         names.append("decided_2v2p1.png")
     return names
+
+
+SIDE_COLOURS = {"A": "#3a6fb0", "B": "#d9822b", "I": "#4a9d5b"}
+RUNG_MARKERS = "osD^v"
+
+
+def _mode_panels(modes: list[str], n_options: dict):
+    """One full-width panel per mode, stacked (a figure read at the report's width: 12
+    panels side by side left 6-point labels a few pixels tall), each panel's height
+    following its number of options a little."""
+    heights = [2.6 + 0.02 * n_options[m] for m in modes]
+    fig, axes = figure(1, len(modes), 10.0, sum(heights) / len(modes),
+                       height_ratios=heights)
+    return fig, [a[0] for a in axes]
+
+
+def _option_labels(order: list[str], mode: str) -> list[str]:
+    return [f"{DEFAULT_SEATING[mode]}*" if o == "default" else short(o) for o in order]
+
+
+def _offsets(n: int, step: float) -> np.ndarray:
+    return (np.arange(n) - (n - 1) / 2) * step
+
+
+def _sides_plot(sides: pd.DataFrame, modes: list[str], bots: list[str], folder: Path) -> str:
+    """Each side's win share by option, every rung, with parity: one panel per mode."""
+    from matplotlib.lines import Line2D
+
+    n_opt = {m: sides[sides["mode"] == m]["option"].nunique() for m in modes}
+    fig, axes = _mode_panels(modes, n_opt)
+    for ax, mode in zip(axes, modes):
+        g0 = sides[sides["mode"] == mode]
+        order = list(dict.fromkeys(g0["option"]))
+        x = np.arange(len(order))
+        side_list = sorted(set(g0["side"]))
+        rungs = [b for b in bots if (g0["bot"] == b).any()]
+        par = g0.drop_duplicates("option").set_index("option").reindex(order)["parity"]
+        ax.hlines(100 * par, x - 0.42, x + 0.42, color="k", lw=1.2, label="parity", zorder=1)
+        for k, s in enumerate(side_list):
+            for b, bot in enumerate(rungs):
+                h = (g0[(g0["side"] == s) & (g0["bot"] == bot)].set_index("option")
+                     .reindex(order))
+                dx = _offsets(len(side_list), 0.26)[k] + _offsets(len(rungs), 0.07)[b]
+                y = 100 * h["share"]
+                ax.errorbar(x + dx, y, yerr=error_bars(y, 100 * h["ci_low"], 100 * h["ci_high"]),
+                            fmt=RUNG_MARKERS[b % len(RUNG_MARKERS)], ms=3, lw=0.8, capsize=0,
+                            color=SIDE_COLOURS.get(s), zorder=2)
+        ax.set_xticks(x, _option_labels(order, mode), rotation=90, fontsize=7)
+        ax.set_xlim(-0.6, len(order) - 0.4)
+        ax.set_ylabel("win share (%, 95% CI)")
+        missing = [b for b in bots if b not in rungs]
+        ax.set_title(f"{mode}: win share of each side by option (* the default)"
+                     + (f"; not screened at {', '.join(missing)} (its default seating: "
+                        "game_shape)" if missing else ""), fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        # the key beside the panel: colour = side, marker = rung
+        key = ([Line2D([], [], color="k", lw=1.2, label="parity")]
+               + [Line2D([], [], color=SIDE_COLOURS.get(s), marker="o", ls="", label=f"side {s}")
+                  for s in side_list]
+               + [Line2D([], [], color="0.4", marker=RUNG_MARKERS[b % len(RUNG_MARKERS)],
+                         ls="", ms=4, label=bot) for b, bot in enumerate(rungs)])
+        ax.legend(handles=key, fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1))
+    fig.savefig(folder / "sides.png")
+    return "sides.png"
+
+
+def _unfairness_plot(opts: pd.DataFrame, modes: list[str], bots: list[str],
+                     folder: Path) -> str:
+    """Unfairness U of each option at every rung, best first at the first rung: one
+    panel per mode; the default's label marked."""
+    n_opt = {m: opts[opts["mode"] == m]["option"].nunique() for m in modes}
+    fig, axes = _mode_panels(modes, n_opt)
+    for ax, mode in zip(axes, modes):
+        g0 = opts[opts["mode"] == mode]
+        rungs = [b for b in bots if (g0["bot"] == b).any()]
+        order = list(g0[g0["bot"] == rungs[0]].sort_values("rank")["option"])
+        x = np.arange(len(order))
+        for b, bot in enumerate(rungs):
+            h = g0[g0["bot"] == bot].set_index("option").reindex(order)
+            y = 100 * h["unfairness"]
+            ax.errorbar(x + _offsets(len(rungs), 0.18)[b], y,
+                        yerr=error_bars(y, 100 * h["u_ci_low"], 100 * h["u_ci_high"]),
+                        fmt=RUNG_MARKERS[b % len(RUNG_MARKERS)], ms=3, lw=0.8, capsize=0,
+                        label=bot)
+        ax.set_xticks(x, _option_labels(order, mode), rotation=90, fontsize=7)
+        for lab, o in zip(ax.get_xticklabels(), order):
+            if o == "default":
+                lab.set_color("#c44")
+        ax.set_xlim(-0.6, len(order) - 0.4)
+        ax.set_ylabel("U = max |gap| (pp, 95% CI)")
+        missing = [b for b in bots if b not in rungs]
+        ax.set_title(f"{mode}: unfairness of each option, fairest first at {rungs[0]} "
+                     "(red *: the default)"
+                     + (f"; not screened at {', '.join(missing)}" if missing else ""),
+                     fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.005, 1))
+    fig.savefig(folder / "unfairness.png")
+    return "unfairness.png"
 
 
 def _pairs_plot(pairs: pd.DataFrame, conf: pd.DataFrame | None, folder: Path) -> str:

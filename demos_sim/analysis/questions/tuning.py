@@ -138,8 +138,12 @@ def _tables(folder: Path, s: dict, rungs: pd.DataFrame) -> dict[str, pd.DataFram
 # --------------------------------------------------------------------------- plots
 
 
-def _figure(w=6.0, h=4.2):
-    return figure(1, 1, w, h)[0]
+def _figure(w=6.0, h=4.2, ncols=1):
+    """``(fig, [ax, …])``: ``ncols`` panels side by side, ``w × h`` inches in all (panels
+    are never added to a figure that already has one: it stayed, an empty 0–1 axes, under
+    them)."""
+    fig, axes = figure(ncols, 1, w / ncols, h)
+    return fig, list(axes[0])
 
 
 def _params(tables) -> list[str]:
@@ -162,8 +166,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     out = []
 
     # 1. trade-off: target 1 vs target 2 of the evaluated points, Pareto front marked
-    fig = _figure()
-    ax = fig.add_subplot()
+    fig, (ax,) = _figure(8.0, 4.2)
     if len(tn) >= 2:
         x, y = f"{tn[1]}_value", f"{tn[0]}_value"
         ax.scatter(pts[x], pts[y], s=14, c=pts["objective"], cmap="viridis_r", alpha=0.8,
@@ -190,14 +193,13 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_xlabel("trial")
         ax.set_ylabel("objective")
     ax.set_title("Trade-off between the targets (search stage)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.savefig(folder / "tuning_tradeoff.png")
     out.append("tuning_tradeoff.png")
 
     # 2. importance
     imp = tables["importance"]
-    fig = _figure()
-    ax = fig.add_subplot()
+    fig, (ax,) = _figure()
     groups = [("ped_anova", "objective")] + [("main_effect", m) for m in ["objective"] + tn]
     w = 0.8 / len(groups)
     for i, (meth, meas) in enumerate(groups):
@@ -214,9 +216,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
     out.append("tuning_importance.png")
 
     # 3. main effects: mean objective by parameter value
-    fig = _figure(4.0 * len(params), 3.4)
-    for i, p in enumerate(params):
-        ax = fig.add_subplot(1, len(params), i + 1)
+    fig, axes = _figure(4.0 * len(params), 3.4, ncols=len(params))
+    for i, (p, ax) in enumerate(zip(params, axes)):
         g = pts.groupby(p)["objective"]
         m, sd, n = g.mean(), g.std(), g.count()
         half = 1.96 * sd / np.sqrt(n)
@@ -230,8 +231,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
 
     # 4. racing: objective with CI by round
     rc = tables["racing"]
-    fig = _figure()
-    ax = fig.add_subplot()
+    fig, (ax,) = _figure(9.0, 4.2)
     rc = rc.assign(setting=[_setting(r, params) + (" (default)" if r["is_default"] else "")
                             for _, r in rc.iterrows()])
     labels = list(dict.fromkeys(rc.sort_values(["round", "objective"])["setting"]))
@@ -247,7 +247,7 @@ def plots(tables: dict, folder: Path) -> list[str]:
     ax.invert_yaxis()
     ax.set_xlabel("objective (95% CI), fresh deals")
     ax.set_title("Racing (successive halving)")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.savefig(folder / "tuning_racing.png")
     out.append("tuning_racing.png")
     return out

@@ -31,7 +31,7 @@ from demos_sim.analysis.core.best_response import (
 from demos_sim.analysis.core.best_response import dilemma_table as dilemma_table_of
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
-from demos_sim.analysis.core.plotting import figure
+from demos_sim.analysis.core.plotting import figure, heatmap
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
 from demos_sim.analysis.core.stats import (
     adjust, diff_same_games, p_value, share_of_won,
@@ -371,7 +371,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_xlabel("seat" if d["mode"].iloc[0] == "individual" else "side")
         ax.set_title(su, fontsize=9)
         ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("veto worth: win share with − without (pp of games)")
+    axes[0][0].set_ylabel("veto worth (pp of games)")
+    fig.suptitle("Veto worth: win share with the veto − without (pp of games, 95% CI)")
     axes[0][0].legend(fontsize="small")
     fig.savefig(folder / "veto_value.png")
     files.append("veto_value.png")
@@ -379,26 +380,27 @@ def plots(tables: dict, folder: Path) -> list[str]:
     # 2. heat-map seat × player count (individual)
     ind = val[val["mode"] == "individual"]
     if len(ind):
-        fig, axes = figure(len(bots), 1, w=4.4, h=3.0)
-        lim = max(0.5, float(np.nanmax(np.abs(ind["worth"]))) * 100)
+        # each rung on a scale of its own: the search rung's few games give ±9 pp that a
+        # shared scale would let whiten the other rungs' ±1 pp
+        fig, axes = figure(len(bots), 1, w=4.0, h=2.8)
         for b, bot in enumerate(bots):
             ax = axes[0][b]
             d = ind[ind["bot"] == bot]
             pcs = sorted(d["players"].unique())
             nmax = max(pcs)
+            texts = [[None] * nmax for _ in pcs]
             m = np.full((len(pcs), nmax), np.nan)
             for r in d.itertuples():
                 m[pcs.index(r.players), int(r.restricted)] = r.worth * 100
                 star = "*" if r.p_holm < ALPHA else ""
-                ax.text(int(r.restricted), pcs.index(r.players), f"{r.worth * 100:+.2f}{star}",
-                        ha="center", va="center", fontsize=8)
-            im = ax.imshow(m, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto")
+                texts[pcs.index(r.players)][int(r.restricted)] = f"{r.worth * 100:+.2f}{star}"
+            heatmap(ax, m, texts, label="pp of games")
             ax.set_xticks(range(nmax), [str(s) for s in range(nmax)])
             ax.set_yticks(range(len(pcs)), [f"{p}p" for p in pcs])
-            ax.set_xlabel("restricted seat (0 = first dealer)")
-            ax.set_title(f"veto worth (pp of games), {bot}")
-        fig.colorbar(im, ax=axes, shrink=0.8,
-                     label="veto worth: with − without (pp); * Holm p < 0.05")
+            ax.set_xlabel("seat (0 = first dealer)")
+            ax.set_title(bot)
+        fig.suptitle("Veto worth by seat: win share with − without (pp of games; "
+                     "* Holm p < 0.05; each rung on its own scale)")
         fig.savefig(folder / "veto_heatmap.png")
         files.append("veto_heatmap.png")
 

@@ -171,9 +171,9 @@ def plots(tables: dict, folder: Path) -> list[str]:
                 pcs = sorted(d["players"].unique())
                 nmax = max(pcs) if pcs else 0
                 m = np.full((len(pcs), nmax), np.nan)
+                texts = [[None] * nmax for _ in pcs]
                 for r in d.itertuples():
                     m[pcs.index(r.players), int(r.side)] = r.excess * 100
-                texts = [[None] * nmax for _ in pcs]
                     texts[pcs.index(r.players)][int(r.side)] = (
                         f"{r.excess * 100:+.1f}{'*' if r.flag else ''}")
                 heatmap(ax, m, texts, label="pp")

@@ -35,6 +35,7 @@ from demos_sim.runner.intervals import (  # noqa: F401  (re-exported)
 __all__ = ["Z95", "Estimate", "mean_ci", "paired_diff_ci", "ratio_ci", "p_value", "adjust",
            "share_ci", "wilson", "clopper_pearson", "newcombe_diff", "poisson_ci",
            "constant_rate_ci", "paired_binary_ci", "sample_mean_ci", "share_of_won",
+           "share_of_won_ci",
            "FAIR_MARGIN", "Equivalence",
            "tost", "tost_ci", "games_needed", "power_at", "bernoulli_sd", "LuckShare",
            "luck_share", "won_gap", "diff_same_games"]
@@ -94,6 +95,26 @@ def share_of_won(mean: float, sd: float, games: int, won: float) -> tuple[float,
     cxw = mean * (1 - won) * n / (n - 1)
     var = max(vx - 2 * r * cxw + r * r * vw, 0.0) / (n * won * won)
     return r, Z95 * math.sqrt(var)
+
+
+def share_of_won_ci(mean: float, sd: float, games: int, won: float) -> tuple[float, float, float]:
+    """``(share, lo, hi)``: :func:`share_of_won` with the interval of a share, as
+    :func:`ratio_ci` gives one: Wilson's score interval on the effective number of trials
+    ``n_eff = R(1 − R) / Var R`` (the delta-method variance), so it stays inside [0, 1]
+    and is never [x, x] while it rests on games. When the delta variance is 0 (the side
+    won every won game, or none) it rests on the ``n·w̄`` games that had a winner
+    (:func:`constant_rate_ci`). NaNs without games or winners."""
+    r, half = share_of_won(mean, sd, games, won)
+    if r != r:
+        return r, float("nan"), float("nan")
+    var = (half / Z95) ** 2
+    r_in = min(max(r, 0.0), 1.0)
+    if var > 0 and 0 < r_in < 1:
+        n_eff = r_in * (1 - r_in) / var
+        lo, hi = wilson(r_in * n_eff, n_eff)
+    else:
+        lo, hi = constant_rate_ci(r_in, math.floor(int(games) * won))
+    return r, lo, hi
 
 
 # ------------------------------------------------------------- equivalence (TOST)

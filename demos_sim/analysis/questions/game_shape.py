@@ -20,7 +20,8 @@ from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, experiment_path
-from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, p_value, share_of_won
+from demos_sim.analysis.core.stats import (FAIR_MARGIN, adjust, p_value, share_of_won,
+                                           share_of_won_ci)
 from demos_sim.runner.experiment import load_experiment
 
 TITLE = "Seat advantage and game shape"
@@ -97,13 +98,14 @@ def seat_table(ws: pd.DataFrame, nw: pd.DataFrame, tr: pd.DataFrame,
     rows = []
     for r, k in zip(g.itertuples(index=False), nsides):
         won = 1.0 - r.no_winner - r.truncated
-        s, hw = share_of_won(r.mean, r.sd, r.games, won)
+        s, hw = share_of_won(r.mean, r.sd, r.games, won)    # hw: the p-value's normal scale
+        _, s_lo, s_hi = share_of_won_ci(r.mean, r.sd, r.games, won)
         parity = 1.0 / k
         rows.append({
             "bot": r.bot, "rules": r.rules, "mode": r.mode, "players": r.players,
             "setup": r.setup, "side": r.side, "seats": r.seats, "games": r.games,
             "win_share": r.mean, "ci_low": r.ci_low, "ci_high": r.ci_high,
-            "won_games": won, "share_of_won": s, "sow_ci_low": s - hw, "sow_ci_high": s + hw,
+            "won_games": won, "share_of_won": s, "sow_ci_low": s_lo, "sow_ci_high": s_hi,
             "parity": parity, "excess": s - parity, "p_value": p_value(s - parity, hw)})
     out = _order(pd.DataFrame(rows))
     out["p_holm"] = np.nan

@@ -34,7 +34,7 @@ from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
 from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
 from demos_sim.analysis.core.stats import (
-    adjust, diff_same_games, p_value, share_of_won,
+    adjust, diff_same_games, p_value, share_of_won_ci,
 )
 
 TITLE = "Veto value"
@@ -199,13 +199,13 @@ def team_vetoes_table(runs) -> pd.DataFrame:
         v = sel(vs)
         v = v[v["side"] == r.side].iloc[0]
         won = 1.0 - sel(nw)["mean"].iloc[0] - sel(tr)["mean"].iloc[0]
-        s, hw = share_of_won(r.mean, r.sd, r.games, won)
+        s, s_lo, s_hi = share_of_won_ci(r.mean, r.sd, r.games, won)
         rows.append({"bot": r.bot, "team_vetoes": int(r.team_vetoes), "side": r.side,
                      "seats": r.seats, "games": int(r.games), "win_share": r.mean,
                      "ci_low": r.ci_low, "ci_high": r.ci_high, "diff": r.diff,
                      "diff_ci_low": r.diff_ci_low, "diff_ci_high": r.diff_ci_high,
                      "p_value": p_value(r.diff, r.diff_half_width),
-                     "share_of_won": s, "sow_ci_low": s - hw, "sow_ci_high": s + hw,
+                     "share_of_won": s, "sow_ci_low": s_lo, "sow_ci_high": s_hi,
                      "parity": 0.5, "vetoes_used": v["mean"], "vetoes_ci_low": v["ci_low"],
                      "vetoes_ci_high": v["ci_high"],
                      "no_winner": sel(nw)["mean"].iloc[0]})
@@ -372,8 +372,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
         ax.set_title(su, fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("veto worth (pp of games)")
-    fig.suptitle("Veto worth: win share with the veto − without (pp of games, 95% CI)")
     axes[0][0].legend(fontsize="small")
+    fig.suptitle("Veto worth: win share with the veto − without (pp of games, 95% CI)")
     fig.savefig(folder / "veto_value.png")
     files.append("veto_value.png")
 
@@ -388,8 +388,8 @@ def plots(tables: dict, folder: Path) -> list[str]:
             d = ind[ind["bot"] == bot]
             pcs = sorted(d["players"].unique())
             nmax = max(pcs)
-            texts = [[None] * nmax for _ in pcs]
             m = np.full((len(pcs), nmax), np.nan)
+            texts = [[None] * nmax for _ in pcs]
             for r in d.itertuples():
                 m[pcs.index(r.players), int(r.restricted)] = r.worth * 100
                 star = "*" if r.p_holm < ALPHA else ""

@@ -97,6 +97,15 @@ def cmd_compare(args) -> int:
     for key in settings:
         if key not in game.settings:
             raise ConfigError(f"--{key} does not apply to {game.title}")
+    for option, items in (("--set", args.set), ("--against-set", args.against_set)):
+        variants = parse_set(items)
+        config = game.config_from_options({k: getattr(args, k) for k in CLI_SETTINGS},
+                                          args.players, variants)
+        for name in variants:
+            where = game.variant_scope(config, name)
+            if where:
+                raise ConfigError(f"{option} {name}: {name} applies {where}, not to this "
+                                  "game: the two games would be identical")
     w = compare(args.game, settings, args.players, parse_set(args.set),
                 against=parse_set(args.against_set),
                 policies=args.policies.split(",") if args.policies else None,

@@ -111,6 +111,15 @@ class Game:
         """Variant -> one line: what it changes, with its rule ID (``demos-sim variants``)."""
         return self.rules.VARIANT_HELP
 
+    def variant_scope(self, config, name: str) -> str | None:
+        """None when variant ``name`` can change a game of ``config``; else where the rules
+        let it act (``"to mode 2v3 (D9.3)"``): outside that, every game is the same whatever
+        its value (the rules module's ``SCOPE``)."""
+        scope = getattr(self.rules, "SCOPE", {}).get(name)
+        if scope is None or scope[0](config):
+            return None
+        return scope[1]
+
     def trial_rules(self) -> dict[str, str]:
         """Settings that change the rules but are not in the contract (no variant of Part V;
         game records refuse them): name -> one line (``demos-sim variants``)."""

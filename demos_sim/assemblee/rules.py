@@ -54,6 +54,13 @@ VARIANT_HELP = {
 }
 
 # the variants whose value is one of a few names (Part V); the first is the default
+# Variants that can change a game only in part of the game: name -> (does it apply to
+# this configuration?, where it applies) (Game.variant_scope; compare refuses the rest).
+SCOPE = {
+    "akikos_income": (lambda c: bool(c.variants["personalities"]),
+                      "with personalities = true (A11)"),
+}
+
 CHOICES: dict[str, tuple[str, ...]] = {
     "akikos_income": ("bonus", "total"),
     "oracle_view": ("three_bids", "three_players"),

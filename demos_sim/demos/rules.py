@@ -45,6 +45,26 @@ VARIANTS: dict[str, tuple[Any, Any]] = {
     "p3_points_tiebreak": (("sum", "max"), "sum"),
 }
 _MIN = {"round_cap": 1, "max_rounds": 1}
+
+# Variants that can change a game only in part of the game (RULES.md): name -> (does it
+# apply to this configuration?, where it applies). ``demos-sim compare`` refuses one
+# outside its scope, whose games would be identical (Game.variant_scope).
+_TEAM = ("2v2", "2v3", "2v2+1")
+SCOPE = {
+    "team_vetoes": (lambda c: c.mode == "2v3", "to mode 2v3 (D9.3)"),
+    "team_points_tiebreak": (lambda c: c.mode in _TEAM, "to the team modes (D9.5)"),
+    "team_trio": (lambda c: c.mode in _TEAM, "to the team modes (D9.5)"),
+    "team_talk": (lambda c: c.mode in _TEAM, "to the team modes (D9.2)"),
+    "independent_double_media": (lambda c: c.mode == "2v2+1", "to mode 2v2+1 (D9.6)"),
+    "independent_points_strict": (lambda c: c.mode == "2v2+1", "to mode 2v2+1 (D9.6)"),
+    "p3_harmonies": (lambda c: c.mode == "2v2+1", "to mode 2v2+1 (D9.6)"),
+    "p3_points_tiebreak": (lambda c: c.mode == "2v2+1", "to mode 2v2+1 (D9.6)"),
+    "carre_points": (lambda c: c.rules == "full", "to the full rules (D8: no Carré)"),
+    "media_targets_revealed": (lambda c: c.rules == "full",
+                               "to the full rules (D8: no Scandal, no Media)"),
+    "media_optional": (lambda c: c.rules == "full",
+                       "to the full rules (D8: no Scandal, no Media)"),
+}
 _MAX = {"round_cap": MAX_ROUND_CAP, "max_rounds": MAX_ROUND_CAP}   # else MAX_SETTING
 
 # Trial rules: handicaps the designer could print on a card, not variants of contract 2

@@ -35,6 +35,15 @@ LEVELS = (1, 2, 3)
 FOYER_START = {None: 2, 1: 1, 2: 2, 3: 3}      # P1.3
 REINFORCED_NEED = {None: 0, 1: 0, 2: 1, 3: 2}  # P5.3: cards with both attributes in the Norm
 
+# Variants that can change a game only in part of the game: name -> (does it apply to
+# this configuration?, where it applies) (Game.variant_scope; compare refuses the rest).
+SCOPE = {
+    "standard_tie": (lambda c: c.mode == "each",
+                     "to mode each (P3.2: coop selection is reinforced)"),
+    "reinforced_scope": (lambda c: c.mode == "coop" and c.level in (2, 3),
+                         "to coop levels 2 and 3 (P5.3)"),
+}
+
 # Part V, Protocole: name -> (allowed values or "int", default).
 VARIANTS: dict[str, tuple[Any, Any]] = {
     "standard_tie": (("keep_tied", "discard_all"), "keep_tied"),

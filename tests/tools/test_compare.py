@@ -79,3 +79,38 @@ def test_cli_text_and_json(capsys):
     assert s["games"] == 600 and s["contract"] == 2
     rounds = [r for r in s["rows"] if r["metric"] == "rounds"][0]
     assert rounds["changed"] <= 8 and rounds["diff"] < 0 and rounds["moved"]   # A-rules: 8 rounds at most
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--set", "team_vetoes=1"], "team_vetoes applies to mode 2v3 (D9.3), not to this game"),
+    (["--mode", "2v2", "--set", "independent_double_media=act"],
+     "independent_double_media applies to mode 2v2+1 (D9.6)"),
+    (["--set", "team_talk=hands"], "team_talk applies to the team modes"),
+    (["--set", "carre_points=40", "--against-set", "team_trio=pooled"],
+     "team_trio applies to the team modes"),
+    (["--rules", "simplified", "--set", "carre_points=40"],
+     "carre_points applies to the full rules (D8"),
+    (["--game", "protocole", "--mode", "coop", "--level", "1", "--set",
+      "standard_tie=discard_all"], "standard_tie applies to mode each (P3.2"),
+    (["--game", "protocole", "--set", "reinforced_scope=team"],
+     "reinforced_scope applies to coop levels 2 and 3 (P5.3)"),
+    (["--game", "assemblee", "--set", "akikos_income=total"],
+     "akikos_income applies with personalities = true (A11)"),
+])
+def test_a_variant_outside_its_scope_is_refused(capsys, args, fragment):
+    """Games that the rules make identical would print +0.0000 [+0.0000, +0.0000]: refused
+    before anything is played, naming where the rule applies."""
+    assert main(["compare", *args, "--games", "100000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err, err
+    assert "identical" in err
+
+
+@pytest.mark.parametrize("args", [
+    ["--mode", "2v3", "--set", "team_vetoes=1"],
+    ["--game", "protocole", "--mode", "coop", "--level", "2", "--set",
+     "reinforced_scope=team"],
+    ["--game", "assemblee", "--set", "personalities=true", "--set", "akikos_income=total"],
+])
+def test_a_variant_inside_its_scope_is_compared(capsys, args):
+    assert main(["compare", *args, "--games", "20"]) == 0

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim import ConfigError
+
 from demos_sim.analysis.core.stats import adjust, p_value
 from demos_sim.runner.results import load_results
 
@@ -40,6 +42,9 @@ def compare_runs(old_dir: str | Path, new_dir: str | Path) -> tuple[pd.DataFrame
     interval, ``p``, ``p_holm``, ``moved``; and rows only one run holds, with ``only``."""
     old_meta, old_df, _ = load_results(old_dir)
     new_meta, new_df, _ = load_results(new_dir)
+    if old_meta.get("game") != new_meta.get("game"):
+        raise ConfigError(f"cannot compare a {old_meta.get('game')} run ({old_dir}) with a "
+                          f"{new_meta.get('game')} run ({new_dir}): no figure is the same")
     a, b = _rows(old_df), _rows(new_df)
     m = a.merge(b, on=KEY + ["kind"], how="outer", suffixes=("_old", "_new"), indicator=True)
     out = pd.DataFrame({

@@ -14,29 +14,47 @@ is a message in the page.
 ``POST /export.toml``  the same file as a download
 ``POST /replay``     a sample game of the setup, round by round
 ===================  =========================================================
+
+Guards. A page id (``sid``, issued with the page) is 1–64 letters, digits, ``-`` or
+``_`` (:data:`SID_RE`); only ``POST /run`` makes a session for it (``/status`` and
+``/stop`` never do), and at most :data:`MAX_SESSIONS` are kept: a new one replaces the
+least recently seen page without a run in progress, or is refused. Every request whose
+``Host``, or ``Origin`` when it has one, is not this server's own (``localhost``,
+``127.0.0.1``, ``[::1]`` or the address it listens on, with its port) is refused with
+403 (:class:`SameOrigin`): another web site the user visits cannot start runs, nor read
+the page through a DNS-rebinding name. A sample game plays in the engine process, in
+turn, under the engine's time limit (``engine.REPLAY_LIMIT_S``); it waits at most
+:data:`REPLAY_WAIT_S` for the engine to be free.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import ipaddress
 import math
+import re
 import secrets
+import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from demos_sim import ConfigError
 from demos_sim.explorer import charts
-from demos_sim.explorer.engine import HEARTBEAT_S, Engine, Job
+from demos_sim.explorer.engine import HEARTBEAT_S, Engine, Job, replay_limit_message
 from demos_sim.explorer.form import (Setup, policy_names, read_form, setting_fields, to_toml,
                                      variant_fields)
 from demos_sim.game import GAMES, get_game
@@ -44,6 +62,16 @@ from demos_sim.game import GAMES, get_game
 HERE = Path(__file__).resolve().parent
 POLL_MS = 500
 SESSION_IDLE_S = 3600.0
+MAX_SESSIONS = 256         # pages with a session (one is made by a page's first run)
+SID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")     # a page id: secrets.token_urlsafe(9) is 12
+BAD_SID = ("the page id is not valid (1 to 64 letters, digits, '-' or '_'): "
+           "reload the page")
+REPLAY_WAIT_S = 20.0       # a sample game waits this long for the engine, then is refused
+REPLAY_GRACE_S = 2.0       # past the engine's own limit, the page stops waiting for a sample
+BUSY = ("the engine is busy with another page's run (one run at a time): show the sample "
+        "game again when it has finished")
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
 
 env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
                   autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
@@ -65,10 +93,29 @@ class Explorer:
         self._stop = threading.Event()
         threading.Thread(target=self._watchdog, name="explorer-heartbeat", daemon=True).start()
 
-    def session(self, sid: str) -> Session:
+    def find(self, sid: str) -> Session | None:
+        """The page's session, seen now; None when there is none (nothing is made)."""
+        with self._lock:
+            s = self.sessions.get(sid)
+            if s is not None:
+                s.last_seen = time.monotonic()
+            return s
+
+    def open(self, sid: str) -> Session:
+        """The page's session, made when it has none (``sid`` already checked against
+        :data:`SID_RE`). With :data:`MAX_SESSIONS` kept, the least recently seen pages
+        without a run in progress make room; ConfigError when every page has one."""
         with self._lock:
             s = self.sessions.get(sid)
             if s is None:
+                if len(self.sessions) >= MAX_SESSIONS:
+                    idle = sorted((x.last_seen, k) for k, x in self.sessions.items()
+                                  if x.job is None or x.job.finished)
+                    for _, k in idle[:len(self.sessions) - MAX_SESSIONS + 1]:
+                        del self.sessions[k]
+                if len(self.sessions) >= MAX_SESSIONS:
+                    raise ConfigError(f"too many pages have runs in progress ({MAX_SESSIONS}):"
+                                      " stop one, or run again when one has finished")
                 s = self.sessions[sid] = Session()
             s.last_seen = time.monotonic()
             return s
@@ -87,6 +134,67 @@ class Explorer:
     def close(self) -> None:
         self._stop.set()
         self.engine.close()
+
+
+def valid_sid(sid: str) -> bool:
+    return SID_RE.fullmatch(sid) is not None
+
+
+class SameOrigin:
+    """ASGI middleware: 403 for a request whose ``Host``, or ``Origin`` when present, is
+    not this server (a loopback name or the address it listens on, and its port). Bound to
+    every address (``0.0.0.0``, ``::``), it also takes this machine's name and any IP
+    literal: a DNS-rebinding attack needs a host *name* of the attacker's."""
+
+    def __init__(self, app, host: str = "127.0.0.1", port: int = 8050):
+        self.app, self.port = app, port
+        bound = host.strip("[]").lower()
+        self.names = {*LOOPBACK, bound}
+        self.any_ip = bound in WILDCARD
+        if self.any_ip:
+            self.names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+
+    def ours(self, netloc: str) -> bool:
+        try:
+            u = urlsplit("//" + netloc)
+            name, port = u.hostname, u.port
+        except ValueError:
+            return False
+        if not name or u.username is not None or u.path or u.query or u.fragment:
+            return False
+        if (80 if port is None else port) != self.port:
+            return False
+        if name in self.names:
+            return True
+        if self.any_ip:
+            try:
+                ipaddress.ip_address(name)
+                return True
+            except ValueError:
+                return False
+        return False
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        host = origin = None
+        for k, v in scope["headers"]:
+            if k == b"host":
+                host = v.decode("latin-1")
+            elif k == b"origin":
+                origin = v.decode("latin-1")
+        why = ""
+        if host is None or not self.ours(host):
+            why = f"Host {host!r:.80}"
+        elif origin is not None:
+            scheme, sep, netloc = origin.partition("://")
+            if scheme.lower() != "http" or not sep or not self.ours(netloc):
+                why = f"Origin {origin!r:.80}"
+        if why:
+            text = (f"forbidden: {why} is not this server (the explorer answers only its own "
+                    "pages, opened as http://127.0.0.1 or http://localhost)\n")
+            return await PlainTextResponse(text, status_code=403)(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 def _html(template: str, **kw) -> HTMLResponse:
@@ -232,9 +340,29 @@ def _results_context(job: Job | None, sid: str) -> dict:
 
 
 # ---------------------------------------------------------------- routes
-def create_app(inline: bool = False) -> Starlette:
-    """The explorer's app; ``inline=True`` plays runs in a thread (tests), else in a
-    child process."""
+async def _sample_game(job: Job) -> str:
+    """Wait for the sample game ``job`` without holding the server; "" when it has its
+    replay, else the message. The engine stops it past its limit (and the page stops
+    waiting a little later, which the inline engine needs)."""
+    asked = time.monotonic()
+    while job.active:
+        now = time.monotonic()
+        if job.running_since is None and now - asked > REPLAY_WAIT_S:
+            job.cancel("the engine stayed busy")
+            return BUSY
+        if (job.running_since is not None and job.limit_s is not None
+                and now - job.running_since > job.limit_s + REPLAY_GRACE_S):
+            job.cancel("past its time limit")
+            return replay_limit_message(job.limit_s)
+        await asyncio.sleep(0.05)
+    if job.state == "error":
+        return job.message
+    return "" if job.replay is not None else "the sample game was stopped"
+
+
+def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) -> Starlette:
+    """The explorer's app, served at ``host:port`` (the Host and Origin it accepts);
+    ``inline=True`` plays runs in a thread (tests), else in a child process."""
     state: dict = {}
 
     def ex() -> Explorer:
@@ -253,7 +381,10 @@ def create_app(inline: bool = False) -> Starlette:
         game = request.query_params.get("game", "demos")
         if game not in GAMES:
             return _error(f"unknown game {game!r} (available: {', '.join(GAMES)})")
-        return _html("setup.html", **_setup_context(game, request.query_params.get("sid", "")))
+        sid = request.query_params.get("sid", "")
+        if sid and not valid_sid(sid):
+            return _error(BAD_SID)
+        return _html("setup.html", **_setup_context(game, sid))
 
     async def seats(request: Request):
         form = request.query_params
@@ -264,31 +395,38 @@ def create_app(inline: bool = False) -> Starlette:
     async def run(request: Request):
         form = await request.form()
         sid = str(form.get("sid", ""))
-        sess = ex().session(sid)
+        if not valid_sid(sid):
+            return _html("results.html", **_results_context(None, ""), error=BAD_SID)
+        old = ex().find(sid)
         try:
             setup_ = read_form(form)
             from demos_sim.analysis.core.whatif import plan
             await run_in_threadpool(plan, **setup_.plan_args())   # refuse now what the run would
+            sess = ex().open(sid)
         except ConfigError as e:
-            return _html("results.html", **_results_context(sess.job, sid),
+            return _html("results.html", **_results_context(old and old.job, sid),
                          error=str(e))
         if sess.job is not None:
             sess.job.cancel("a new run from the same page")
         sess.job = ex().engine.submit(setup_)
         return _html("results.html", **_results_context(sess.job, sid))
 
+    def _known(sid: str) -> tuple[Session | None, str]:
+        """The page's session (None when it has none) and the id to write back."""
+        if not valid_sid(sid):
+            return None, ""
+        return ex().find(sid), sid
+
     async def status(request: Request):
-        sid = request.query_params.get("sid", "")
-        sess = ex().session(sid)
-        return _html("results.html", **_results_context(sess.job, sid))
+        sess, sid = _known(request.query_params.get("sid", ""))
+        return _html("results.html", **_results_context(sess and sess.job, sid))
 
     async def stop(request: Request):
         form = await request.form()
-        sid = str(form.get("sid", ""))
-        sess = ex().session(sid)
-        if sess.job is not None:
+        sess, sid = _known(str(form.get("sid", "")))
+        if sess is not None and sess.job is not None:
             sess.job.cancel("stopped from the page")
-        return _html("results.html", **_results_context(sess.job, sid))
+        return _html("results.html", **_results_context(sess and sess.job, sid))
 
     def _export_text(form) -> str:
         from demos_sim.runner.experiment import parse_experiment
@@ -315,8 +453,6 @@ def create_app(inline: bool = False) -> Starlette:
             "Content-Disposition": 'attachment; filename="whatif.toml"'})
 
     async def replay(request: Request):
-        from demos_sim.explorer.replay import sample
-
         form = await request.form()
         try:
             setup_ = read_form(form)
@@ -324,10 +460,13 @@ def create_app(inline: bool = False) -> Starlette:
             raw = str(form.get("sample", "") or "0").strip() or "0"
             if not (raw.isascii() and raw.isdigit()) or int(raw) > 999:   # not "²"
                 raise ConfigError(f"sample game must be a number from 0 to 999, got {raw!r}")
-            rep = await run_in_threadpool(sample, setup_, which, int(raw))
         except ConfigError as e:
             return _error(str(e))
-        return _html("replay.html", rep=rep, index=int(raw),
+        job = ex().engine.submit_replay(setup_, which, int(raw))   # played in the engine
+        message = await _sample_game(job)
+        if message:
+            return _error(message)
+        return _html("replay.html", rep=job.replay, index=int(raw),
                      which="the reference" if which == "against" else "this setup")
 
     async def on_error(request: Request, exc: Exception):
@@ -346,7 +485,8 @@ def create_app(inline: bool = False) -> Starlette:
         Route("/export.toml", export_file, methods=["POST"]),
         Route("/replay", replay, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-    ], exception_handlers={Exception: on_error}, lifespan=lifespan)
+    ], exception_handlers={Exception: on_error}, lifespan=lifespan,
+        middleware=[Middleware(SameOrigin, host=host, port=port)])
     app.state.explorer = ex
     return app
 
@@ -355,4 +495,19 @@ def serve(host: str = "127.0.0.1", port: int = 8050, inline: bool = False) -> No
     import uvicorn
 
     print(f"demos-sim explorer: http://{host}:{port}/  (Ctrl-C to stop)", flush=True)
-    uvicorn.run(create_app(inline=inline), host=host, port=port, log_level="warning")
+    if not _loopback(host):
+        print(f"warning: --host {host} makes the explorer reachable from the network: anyone "
+              f"who can reach port {port} can start runs on this machine (there is no login); "
+              "the default, 127.0.0.1, serves this machine only", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(inline=inline, host=host, port=port), host=host, port=port,
+                log_level="warning")
+
+
+def _loopback(host: str) -> bool:
+    name = host.strip("[]").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False

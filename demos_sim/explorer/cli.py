@@ -22,7 +22,8 @@ def add_serve_parser(sub) -> None:
                                     "sample game.")
     sp.add_argument("--port", type=int, default=8050)
     sp.add_argument("--host", default="127.0.0.1",
-                    help="address to listen on (default 127.0.0.1: this machine only)")
+                    help="address to listen on (default 127.0.0.1: this machine only; any "
+                         "other address warns that the network can start runs)")
     sp.add_argument("--inline", action="store_true",
                     help="play runs in a thread of the server rather than a child process")
     sp.set_defaults(func=cmd_serve)

@@ -15,6 +15,14 @@ which hold the interpreter lock while a chunk plays, never stall the web server;
 that does not stop within :data:`KILL_AFTER_S` of being cancelled has its process ended
 (and a new one started for the next job). ``inline=True`` plays them in a thread of this
 process instead (the unit tests).
+
+A sample game (the page's *Show a sample game*) is a job of its own kind
+(:meth:`Engine.submit_replay`, :func:`execute_replay`): it waits its turn in the same queue
+and plays in the same engine process, so a slow one (a bot with a large search budget)
+never holds the web server's interpreter lock. It has a time limit,
+:data:`REPLAY_LIMIT_S` from the moment it starts playing: past it, the engine process is
+ended (a game cannot be interrupted while a kernel plays it) and the job ends with one
+line saying so (:func:`replay_limit_message`).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from demos_sim import ConfigError
 
 HEARTBEAT_S = 6.0      # a running job whose page has not polled for this long is stopped
 KILL_AFTER_S = 15.0    # a cancelled job still playing after this long: its process is ended
+REPLAY_LIMIT_S = 30.0  # a sample game still playing after this long: stopped, with a message
 log = logging.getLogger("demos_sim.explorer")
 
 
@@ -71,10 +80,48 @@ def execute(args: dict, emit, cancelled) -> None:
         emit({"type": "error", "message": f"the run failed: {type(e).__name__}: {e}"})
 
 
+def replay_limit_message(limit: float) -> str:
+    return (f"the sample game did not finish within {limit:g} s, the limit for a sample game, "
+            "and was stopped: its bots take too long (choose a smaller budget, e.g. "
+            "ismcts@1000, or an earlier game)")
+
+
+def execute_replay(args: dict, emit, cancelled) -> None:
+    """Play sample game ``args["index"]`` of ``args["setup"]`` (``args["which"]`` side):
+    ``emit`` a ``"running"`` message when it starts playing, then ``"replay"`` with the
+    :class:`~demos_sim.explorer.replay.Replay`, or ``"error"``; ``cancelled()`` is asked
+    between games."""
+    try:
+        from demos_sim.explorer.replay import sample
+
+        if cancelled():                    # given up while it waited its turn
+            emit({"type": "error", "message": "the sample game was stopped"})
+            return
+        emit({"type": "running"})
+        rep = sample(args["setup"], args["which"], args["index"], cancelled=cancelled)
+        if rep is None:
+            emit({"type": "error", "message": "the sample game was stopped"})
+        else:
+            emit({"type": "replay", "replay": rep})
+    except ConfigError as e:
+        emit({"type": "error", "message": str(e)})
+    except Exception as e:  # noqa: BLE001
+        log.error("sample game failed:\n%s", traceback.format_exc())
+        emit({"type": "error", "message": f"the sample game failed: {type(e).__name__}: {e}"})
+
+
+EXECUTORS = {"whatif": execute, "replay": execute_replay}
+
+
 @dataclass
 class Job:
     setup: object                        # demos_sim.explorer.form.Setup
     id: int = 0
+    kind: str = "whatif"                 # or "replay": a sample game (args below)
+    args: dict = field(default_factory=dict)
+    limit_s: float | None = None         # seconds it may play (replays)
+    running_since: float | None = None
+    replay: object = None                # the Replay of a finished sample game
     state: str = "queued"
     games: int = 0
     rows: list = field(default_factory=list)
@@ -103,15 +150,22 @@ class Job:
         """Fold one message of :func:`execute` into the job."""
         kind = msg["type"]
         if kind == "running":
-            self.state, self.reference, self.change = "running", msg["reference"], msg["change"]
+            self.state, self.running_since = "running", time.monotonic()
+            self.reference, self.change = msg.get("reference", ""), msg.get("change", "")
         elif kind == "chunk":
             self.games, self.rows, self.cis = msg["games"], msg["rows"], msg["cis"]
         elif kind == "done":
             self.games, self.rows, self.cis = msg["games"], msg["rows"], msg["cis"]
             self.stopped_by = msg["stopped_by"]
             self.state = "stopped" if msg["stopped_by"] == "on_chunk" else "done"
+        elif kind == "replay":
+            self.replay, self.state = msg["replay"], "done"
         elif kind == "error":
             self.state, self.message = "error", msg["message"]
+
+    def payload(self) -> dict:
+        """What :func:`execute` or :func:`execute_replay` is given."""
+        return self.args if self.kind == "replay" else self.setup.plan_args()
 
 
 def _child(conn, cancel) -> None:
@@ -120,10 +174,11 @@ def _child(conn, cancel) -> None:
 
     warnings.filterwarnings("ignore", message="First-class function type")
     while True:
-        args = conn.recv()
-        if args is None:
+        msg = conn.recv()
+        if msg is None:
             return
-        execute(args, conn.send, cancel.is_set)
+        kind, args = msg
+        EXECUTORS[kind](args, conn.send, cancel.is_set)
 
 
 class Engine:
@@ -147,6 +202,16 @@ class Engine:
         self._queue.put(job)
         return job
 
+    def submit_replay(self, setup, which: str, index: int) -> Job:
+        """Queue sample game ``index`` of ``setup`` (``which``: "change" or "against"); the
+        finished job holds its ``replay``, or ``state == "error"`` and a ``message``."""
+        with self._lock:
+            self._ids += 1
+            job = Job(setup, id=self._ids, kind="replay", limit_s=REPLAY_LIMIT_S,
+                      args={"setup": setup, "which": which, "index": index})
+        self._queue.put(job)
+        return job
+
     def close(self) -> None:
         self._queue.put(None)
         self._stop_child()
@@ -163,7 +228,7 @@ class Engine:
             job.state = "starting"
             try:
                 if self.inline:
-                    execute(job.setup.plan_args(), job.take, lambda: job.cancel_requested)
+                    EXECUTORS[job.kind](job.payload(), job.take, lambda: job.cancel_requested)
                 else:
                     self._play_in_child(job)
             except Exception as e:  # noqa: BLE001
@@ -192,9 +257,14 @@ class Engine:
     def _play_in_child(self, job: Job) -> None:
         self._ensure_child()
         self._cancel.clear()
-        self._conn.send(job.setup.plan_args())
+        self._conn.send((job.kind, job.payload()))
         cancelled_at = None
         while True:
+            if (job.limit_s is not None and job.running_since is not None
+                    and time.monotonic() - job.running_since > job.limit_s):
+                self._stop_child()             # a kernel mid-game cannot be asked to stop
+                job.take({"type": "error", "message": replay_limit_message(job.limit_s)})
+                return
             if job.cancel_requested:
                 self._cancel.set()
                 cancelled_at = cancelled_at or time.monotonic()

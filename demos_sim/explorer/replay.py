@@ -222,8 +222,10 @@ def replay(record: dict) -> Replay:
     return rep
 
 
-def sample(setup, which: str = "change", index: int = 0) -> Replay:
-    """Game ``index`` of the setup's run (the same deal both setups play first)."""
+def sample(setup, which: str = "change", index: int = 0, cancelled=None) -> Replay | None:
+    """Game ``index`` of the setup's run (the same deal both setups play first); None when
+    ``cancelled()`` turns true between two games. The explorer plays it in its engine
+    process (``engine.execute_replay``), never in the web server."""
     from demos_sim.game import get_game
 
     g = get_game(setup.game)
@@ -232,5 +234,6 @@ def sample(setup, which: str = "change", index: int = 0) -> Replay:
     g.check_policies(specs, g.players_of(cfg), [])
     rec = None
     for rec in g.iter_records(cfg, specs, index + 1, setup.seed):
-        pass
+        if cancelled is not None and cancelled():
+            return None
     return replay(rec)

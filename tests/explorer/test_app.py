@@ -28,7 +28,7 @@ def client():
     from demos_sim.explorer.app import create_app
 
     app = create_app(inline=True)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1:8050") as c:   # serve()'s own Host
         c.explorer = app.state.explorer
         yield c
 

@@ -11,6 +11,7 @@ import warnings
 
 from demos_sim import ConfigError
 from demos_sim.game import CLI_SETTINGS, GAMES, get_game, parse_set
+from demos_sim.restricted import check_specs
 
 
 def _add_game_args(p: argparse.ArgumentParser):
@@ -60,7 +61,7 @@ def _specs(args, config):
         game.load_plugin(plugin)
     spec = args.policies if args.policies is not None else game.default_policies(config)
     specs = spec.split(",")
-    game.policies.resolve(specs, config.players)  # unknown policy / wrong count: refuse now
+    check_specs(game, specs, config)   # unknown policy, wrong count, idle :flag: refuse now
     return specs
 
 

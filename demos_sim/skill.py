@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from demos_sim import ConfigError
+from demos_sim.restricted import check_specs
 from demos_sim.tournament import make_config, match
 
 ALPHA = 0.05                  # family-wise error of the Holm family (the steps)
@@ -78,7 +79,7 @@ def budget_specs(game: str, config, policy: str, budgets: list[int],
     g = get_game(game)
     specs = [f"{policy}@{b}" for b in budgets]
     for spec in specs:
-        g.check_policies([spec], g.players_of(config), list(plugins))
+        check_specs(g, [spec], config, list(plugins))
     return specs
 
 
@@ -152,7 +153,7 @@ def skill_trace(game: str, config, policy: str, budgets, games: int, seed: int,
     g = get_game(game)
     if ceiling is not None:
         ceiling = ceiling.strip()
-        g.check_policies([ceiling], g.players_of(config), [])
+        check_specs(g, [ceiling], config)
     say = progress or (lambda _msg: None)
     steps = []
     for (lo, slo), (hi, shi) in zip(zip(budgets, specs), zip(budgets[1:], specs[1:])):

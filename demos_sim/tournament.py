@@ -58,6 +58,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
+from demos_sim.restricted import check_specs
 from demos_sim.sim_common import Z95, chunks_of
 
 # ------------------------------------------------------------------ seat patterns
@@ -309,8 +310,8 @@ def run_tournament(game: str, config, policies: list[str], games: int, seed: int
     from demos_sim.registry import reference_note, references
 
     g = get_game(game)
-    for p in policies:                       # unknown names: a one-line error, now
-        g.check_policies([p], g.players_of(config), [])
+    for p in policies:                       # unknown names, idle :flag: one line, now
+        check_specs(g, [p], config)
     # a reference (omniscient: sees every hidden card) plays here, to measure the bound;
     # the output says so
     pols = [g.policies.get(p) for p in policies]

@@ -227,11 +227,12 @@ def sample(setup, which: str = "change", index: int = 0, cancelled=None) -> Repl
     ``cancelled()`` turns true between two games. The explorer plays it in its engine
     process (``engine.execute_replay``), never in the web server."""
     from demos_sim.game import get_game
+    from demos_sim.restricted import check_specs
 
     g = get_game(setup.game)
     cfg = setup.config(which)
     specs = setup.specs(which)
-    g.check_policies(specs, g.players_of(cfg), [])
+    check_specs(g, specs, cfg)
     rec = None
     for rec in g.iter_records(cfg, specs, index + 1, setup.seed):
         if cancelled is not None and cancelled():

@@ -33,6 +33,7 @@ from typing import Any
 from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
 from demos_sim.registry import refuse_references
+from demos_sim.restricted import check_specs
 from demos_sim.sim_common import check_games
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
@@ -440,7 +441,7 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
                 P.fail("grid" if grid else "variants", str(e))
             specs = values.get("policies", policies)
             try:
-                ad.check_policies(specs, ad.players_of(config), [])
+                check_specs(ad, specs, config)      # an idle restricted form: refused
                 if not allow_reference:       # omniscient & co.: a bound, not a player
                     refuse_references(ad.policies.resolve(list(specs), ad.players_of(config)),
                                       "experiments and analyses", "allow_reference = true")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from demos_sim.game import Game, get_game
+from demos_sim.restricted import check_specs
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
 
@@ -133,7 +134,7 @@ def simulate(game: str | Game, config, specs: list[str], games: int, seed: int,
     g = get_game(game) if isinstance(game, str) else game
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
-    names = g.check_policies(list(specs), g.players_of(config), list(plugins))
+    names = check_specs(g, list(specs), config, list(plugins))   # idle :flag refused
     plugins = tuple(dict.fromkeys(tuple(plugins) + g.loaded_plugins()))
     specs = list(specs) if len(specs) > 1 else list(specs) * len(names)
     metrics = ("win_share", "no_winner", "truncated", g.length, *g.summary_metrics,

@@ -116,18 +116,25 @@ def test_conservative_half_width_bounds_the_exact_one():
     assert a["half_width"] == pytest.approx(exact, rel=1e-9)
 
 
-def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path):
+def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path, monkeypatch):
     """Known zero effect through the whole pipeline: the simplified rules have no unanimous
     turn (D8), so barring the veto changes nothing — every paired difference is exactly 0
-    and its interval contains 0."""
+    and its interval contains 0. Such a file is refused at load (an idle restricted form,
+    demos_sim/restricted.py); the check is bypassed here to see the zero it guards."""
     from demos_sim.runner.results import load_results
-    from demos_sim.runner.experiment import load_experiment
+    from demos_sim.runner.experiment import ExperimentError, load_experiment
     from demos_sim.runner.run import run_experiment
 
     text = experiment_path("veto_individual_3p").read_text().replace(
         'rules = "full"', 'rules = "simplified"')
     path = tmp_path / "veto_individual_3p.toml"
     path.write_text(text)
+    with pytest.raises(ExperimentError, match=r"greedy:noveto cannot give up the veto: .*"
+                                              r"\(D8.*unless rules = full$"):
+        load_experiment(path, bot="greedy")
+    monkeypatch.setattr("demos_sim.runner.experiment.check_specs",
+                        lambda g, specs, config, plugins=(): g.check_policies(
+                            list(specs), g.players_of(config), list(plugins)))
     exp = load_experiment(path, bot="greedy").with_games(1024)
     run_experiment(exp, out=tmp_path / "run", workers=1, quiet=True)
     meta, res, hists = load_results(tmp_path / "run")

@@ -22,6 +22,7 @@ import pandas as pd
 
 from demos_sim.analysis.core.stats import adjust, p_value
 from demos_sim.game import get_game
+from demos_sim.restricted import check_specs
 from demos_sim.runner.experiment import StopRule, experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
 
@@ -85,8 +86,8 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
     n = g.players_of(new_cfg)
     pols = policies or [g.default_policies(new_cfg)]
     ref_pols = against_policies or pols
-    g.check_policies(list(pols), n, list(plugins))
-    g.check_policies(list(ref_pols), n, [])
+    check_specs(g, list(pols), new_cfg, list(plugins))    # idle :flag refused, each side
+    check_specs(g, list(ref_pols), ref_cfg)
     if not allow_reference:
         refuse_references([g.policies.get(s.strip()) for s in list(pols) + list(ref_pols)
                            if s.strip()], "compare", "--allow-reference")

@@ -6,11 +6,12 @@ command lives here rather than in the game's folder). Exit status 1 when a polic
 from __future__ import annotations
 
 from demos_sim import ConfigError
-from demos_sim.demos.check import check_policies
-from demos_sim.tournament import format_match, match
 
 
 def _cmd_check_policy(args) -> int:
+    from demos_sim.demos.check import check_policies   # the kernels: only when it runs
+    from demos_sim.tournament import format_match, match
+
     if args.games < 1 or args.deals < 1:
         raise ConfigError("--games and --deals must be at least 1")
     failed = check_policies(args.plugin, args.policy, args.games, args.deals, args.seed,

@@ -14,7 +14,41 @@ from demos_sim.game import CLI_SETTINGS, GAMES, get_game, parse_set
 from demos_sim.restricted import check_specs
 
 
-def _add_game_args(p: argparse.ArgumentParser):
+DESCRIPTION = """\
+Play DĒMOS, Protocole or L'Assemblée many times with bots and see what a rule does: each
+seat's or side's win share, games without a winner, game length and points, every figure
+with its 95% interval. Shares are printed in % and their differences in pp (percentage
+points); --json and the files a run writes keep them as fractions from 0 to 1.
+
+Start with `demos-sim simulate` (the rules as printed), `demos-sim compare --set
+carre_points=40` (one change against the rules, on the same deals), `demos-sim variants`
+(the rules you can change) and `demos-sim policies` (the bots). `demos-sim COMMAND --help`
+explains each command."""
+
+
+class _Help(argparse.HelpFormatter):
+    """Help that states every option's default (argparse's ArgumentDefaultsHelpFormatter
+    without its ``(default: None)`` on options that have none)."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        none = (action.default is None or action.default is False or action.default == []
+                or action.default == argparse.SUPPRESS)
+        if not none and "default" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
+class Parser(argparse.ArgumentParser):
+    """``demos-sim``'s parser: its sub-commands are parsers of this class too, so every
+    command's help states its defaults (:class:`_Help`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+
+def _add_game_args(p: argparse.ArgumentParser, games_help: str = "games to play"):
     p.add_argument("--game", default="demos", help=f"one of {', '.join(GAMES)}")
     p.add_argument("--rules", default=None, help="DĒMOS: full (default) or simplified (D1)")
     p.add_argument("--mode", default=None,
@@ -31,8 +65,10 @@ def _add_game_args(p: argparse.ArgumentParser):
     p.add_argument("--handicap-vetoes", type=int, default=None,
                    help="DĒMOS 2v3/2v2+1 trial rule, not in contract 2: the smaller side "
                         "holds this many vetoes more")
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=1000, help=games_help)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the deals (a whole number >= 0): the same seed plays the "
+                        "same games")
     p.add_argument("--policies", default=None,
                    help="comma-separated policy by seat, or one for every seat (default: "
                         "DĒMOS greedy; Protocole cautious in each, convention in coop; "
@@ -157,32 +193,50 @@ def cmd_variants(args) -> int:
     for name, default in game.variant_defaults().items():
         shown = json.dumps(default) if not isinstance(default, str) else default
         print(f"{name:<26} {shown:<20} {game.variant_help()[name]}")
-    print("set one with --set NAME=VALUE (simulate, record) or in an experiment's [grid]")
+    print(f"set one with --set NAME=VALUE ({', '.join(_commands_with('--set'))}) or in an "
+          "experiment's [grid]")
     trial = game.trial_rules()
     if trial:
         print("\ntrial rules (not in the contract; game records refuse them)")
         for name, text in trial.items():
             print(f"{name:<26} {'0':<20} {text}")
-            print(f"{'':<47} set with --{name.replace('_', '-')} N, or {name} = N in an "
-                  "experiment file")
+            option = f"--{name.replace('_', '-')}"
+            print(f"{'':<47} set with {option} N ({', '.join(_commands_with(option))}), or "
+                  f"{name} = N in an experiment file")
     return 0
 
 
+def _commands_with(option: str) -> list[str]:
+    """The sub-commands that take ``option`` (read from the parser: never out of date)."""
+    sub = next(a for a in build_parser()._actions
+               if isinstance(a, argparse._SubParsersAction))
+    return [name for name, p in sub.choices.items() if option in p._option_string_actions]
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="demos-sim", description=__doc__)
+    ap = Parser(prog="demos-sim", description=DESCRIPTION,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     sp = sub.add_parser("simulate", help="play games and print win shares with 95%% CIs")
     _add_game_args(sp)
-    sp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
-    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    sp.add_argument("--workers", type=int, default=1,
+                    help="worker processes (about one per CPU core; the same numbers for any "
+                         "count)")
+    sp.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout instead of the table (shares as "
+                         "fractions from 0 to 1, not %%)")
     sp.set_defaults(func=cmd_simulate)
     cp = sub.add_parser("compare", help="a rule change against the defaults, paired on the "
                                         "same deals (no experiment file)",
                         description="Play the game with --set VARIANT=VALUE (and/or other "
                                     "--policies) and without, on the same deals, and print "
                                     "every figure of simulate with its paired difference and "
-                                    "95%% interval; differences are Holm-adjusted together.")
-    _add_game_args(cp)
+                                    "95% interval: shares in %, their differences in pp "
+                                    "(percentage points). The differences are tested "
+                                    "together (Holm: a * marks those beyond chance over "
+                                    "every row, 5% family-wise error).")
+    _add_game_args(cp, games_help="games played with the change and as many without, on "
+                                  "the same deals")
     cp.set_defaults(games=20000)
     cp.add_argument("--against-set", action="append", metavar="VARIANT=VALUE", default=[],
                     help="the reference's variants (default: the contract's defaults)")
@@ -190,20 +244,26 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the reference's policies (default: the same as --policies)")
     cp.add_argument("--half-width", type=float, default=None,
                     help="stop once every win-share difference's 95%% half-width is at most "
-                         "this (--games is then the maximum)")
-    cp.add_argument("--workers", type=int, default=1, help="processes (joblib)")
-    cp.add_argument("--json", action="store_true", help="one JSON object on stdout")
+                         "this, a fraction: 0.005 is ±0.5 pp (--games is then the most "
+                         "played on each side)")
+    cp.add_argument("--workers", type=int, default=1,
+                    help="worker processes (about one per CPU core; the same numbers for any "
+                         "count)")
+    cp.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout instead of the table (shares and their "
+                         "differences as fractions from 0 to 1, not %% and pp)")
     cp.add_argument("--allow-reference", action="store_true",
                     help="accept a reference policy (omniscient: sees every hidden card, "
                          "exempt from M2), refused otherwise")
     cp.set_defaults(func=cmd_compare)
     rp = sub.add_parser("record", help="write game records (GAME_RECORD.md) as JSON Lines")
     _add_game_args(rp)
-    rp.add_argument("--out", required=True, help="output .jsonl file")
+    rp.add_argument("--out", required=True, help="the .jsonl file to write")
     rp.set_defaults(func=cmd_record)
     pp = sub.add_parser("policies", help="list the registered policies")
     pp.add_argument("--game", default="demos", help=f"one of {', '.join(GAMES)}")
-    pp.add_argument("--plugin", action="append", default=[], help="import extra policies")
+    pp.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
+                    help="import a module that registers extra policies (repeatable)")
     pp.set_defaults(func=cmd_policies)
     vp = sub.add_parser("variants", help="list a game's variants (RULES.md Part V)")
     vp.add_argument("--game", default="demos", help=f"one of {', '.join(GAMES)}")

@@ -428,15 +428,19 @@ def add_skill_parser(sub) -> None:
                          "against the smaller)")
     sp.add_argument("--games", type=int, default=500,
                     help="deals per step (each played in every rotation)")
-    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--seed", type=int, default=0,
+                    help="seed of the deals (a whole number >= 0): the same seed plays the "
+                         "same games")
     sp.add_argument("--ceiling", default=None, metavar="SPEC",
                     help="a reference policy played against the top budget, e.g. "
                          "omniscient@64 (any policy spec of the game)")
     sp.add_argument("--speed-games", type=int, default=16,
                     help="deals timed per budget with the policy at every seat (0: no timing)")
     sp.add_argument("--out", default=None, help="folder for skill.csv/.json/.md/.png")
-    sp.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    sp.add_argument("--plugin", action="append", default=[], help="import extra policies")
+    sp.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout (shares as fractions from 0 to 1)")
+    sp.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
+                    help="import a module that registers extra policies (repeatable)")
     sp.set_defaults(func=_cmd_skill)
 
 

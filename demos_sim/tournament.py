@@ -569,9 +569,13 @@ def add_tournament_parser(sub) -> None:
     tp.add_argument("--policies", required=True, help="A,B (a match) or A,B,C… (round robin "
                                                       "and Bradley–Terry ratings)")
     tp.add_argument("--games", type=int, default=2000, help="deals (each played in every rotation)")
-    tp.add_argument("--seed", type=int, default=0)
-    tp.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    tp.add_argument("--plugin", action="append", default=[], help="import extra policies")
+    tp.add_argument("--seed", type=int, default=0,
+                    help="seed of the deals (a whole number >= 0): the same seed plays the "
+                         "same games")
+    tp.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout (shares as fractions from 0 to 1)")
+    tp.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
+                    help="import a module that registers extra policies (repeatable)")
     tp.set_defaults(func=_cmd_tournament)
 
 

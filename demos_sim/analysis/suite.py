@@ -36,25 +36,12 @@ from demos_sim.analysis.core import protocol
 from demos_sim.analysis.core.key_figures import COLUMNS, OPTIONAL
 from demos_sim.analysis.core.protocol import Run, Runs, TuneRun, experiment_path
 from demos_sim.analysis.core.sections import has_section, load_tables, write_section
+from demos_sim.analysis.names import ANALYSES, DEFAULT_OUT  # noqa: F401  (re-exported)
 from demos_sim.runner.experiment import load_experiment
 from demos_sim.runner.results import load_results
 from demos_sim.runner.run import run_experiment
 from demos_sim.tuner.search import tune
 from demos_sim.tuner.spec import load_tune
-
-# name -> module, in report order
-ANALYSES = {
-    "veto": "demos_sim.analysis.questions.veto",
-    "media": "demos_sim.analysis.questions.media",
-    "teams": "demos_sim.analysis.questions.teams",
-    "protocole_levels": "demos_sim.analysis.questions.protocole_levels",
-    "game_shape": "demos_sim.analysis.questions.game_shape",
-    "tuning": "demos_sim.analysis.questions.tuning",
-    "variants": "demos_sim.analysis.questions.variants",
-    "assemblee": "demos_sim.analysis.questions.assemblee",
-    "robustness": "demos_sim.analysis.questions.robustness",   # last: reads the others
-}
-DEFAULT_OUT = Path("results") / "analyses"
 
 
 def module(name: str):

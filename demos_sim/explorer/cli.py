@@ -18,9 +18,9 @@ def add_serve_parser(sub) -> None:
     sp = sub.add_parser("serve", help="the what-if explorer: a local web page (127.0.0.1)",
                         description="Serve the what-if explorer on http://HOST:PORT/ — change "
                                     "rules and bots, watch paired win-share differences with "
-                                    "95%% intervals form, export an experiment file, read a "
+                                    "95% intervals form, export an experiment file, read a "
                                     "sample game.")
-    sp.add_argument("--port", type=int, default=8050)
+    sp.add_argument("--port", type=int, default=8050, help="TCP port of the page (1–65535)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this machine only; any "
                          "other address warns that the network can start runs)")

@@ -23,7 +23,8 @@ def add_report_parser(sub) -> None:
                                     "--compare OLD NEW, compare.html and compare.csv: every "
                                     "figure of NEW against OLD, moves beyond the intervals "
                                     "flagged (Holm).")
-    pp.add_argument("results", metavar="RESULTS_DIR", nargs="?")
+    pp.add_argument("results", metavar="RESULTS_DIR", nargs="?",
+                    help="a results folder written by `demos-sim run`")
     pp.add_argument("--compare", nargs=2, metavar=("OLD_DIR", "NEW_DIR"), default=None,
                     help="two results folders: what changed from OLD to NEW")
     pp.add_argument("--out", metavar="DIR", default=None,
@@ -52,7 +53,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_analyse_parser(sub) -> None:
-    from demos_sim.analysis.suite import ANALYSES, DEFAULT_OUT
+    from demos_sim.analysis.names import ANALYSES, DEFAULT_OUT
 
     ap = sub.add_parser(
         "analyse", help="run the designer's analyses into results/analyses/ and report",
@@ -75,7 +76,7 @@ def add_analyse_parser(sub) -> None:
                          "comments) is rewritten from the sections (default: README.md at "
                          "the root of the git repository holding --out; skipped with a "
                          "message when the file or its markers are missing)")
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
     ap.set_defaults(func=cmd_analyse)
 
 

@@ -5,7 +5,21 @@ point (:mod:`.tasks`, through the game's :class:`demos_sim.game.Game`) → backe
 → atomic chunk store (:mod:`.store`) → totals in chunk order, stopping rule (:mod:`.run`)
 → tidy tables (:mod:`.tables`) → report (:mod:`demos_sim.report`). ``demos-sim simulate``
 is the same run of one grid point kept in memory (:mod:`.simulate`).
+
+The names below are imported on first use (PEP 562), so importing a light module of the
+package (``demos_sim.runner.cli_cmds`` for ``demos-sim --help``) does not import pandas.
 """
 
-from demos_sim.runner.experiment import Experiment, ExperimentError, load_experiment  # noqa: F401
-from demos_sim.runner.run import run_experiment  # noqa: F401
+from __future__ import annotations
+
+import importlib
+
+_LAZY = {"Experiment": "experiment", "ExperimentError": "experiment",
+         "load_experiment": "experiment", "run_experiment": "run"}
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import math
 
+from demos_sim.runner.units import pct, pct_ci, pp, pp_ci
+
 
 def add_run_parser(sub) -> None:
     rp = sub.add_parser("run", help="run an experiment file (TOML) into results/<name>/",
                         description="Run an experiment file: every grid point on the same "
                                     "deals, chunk by chunk; resumes from finished chunks.")
-    rp.add_argument("experiment", metavar="EXPERIMENT.toml")
+    rp.add_argument("experiment", metavar="EXPERIMENT.toml",
+                    help="the experiment file (examples in experiments/; format: README, "
+                         "'The file format')")
     rp.add_argument("--games", type=int, default=None,
                     help="games per grid point (under a stopping rule: its maximum)")
     rp.add_argument("--workers", type=int, default=1,
@@ -22,15 +26,21 @@ def add_run_parser(sub) -> None:
                     help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     rp.add_argument("--out", metavar="DIR", default=None,
                     help="results folder (default results/<experiment name>)")
-    rp.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    rp.add_argument("--quiet", action="store_true", help="no progress bar or lines, no summary")
     rp.set_defaults(func=cmd_run)
 
 
-def _ci(lo, hi) -> str:
-    return f"[{lo:.4f}, {hi:.4f}]"
+def _who(ws) -> list[str]:
+    """Each win-share row's seat or side, as RULES.md says: "side A" when the game has
+    teams (a side of several seats; the Independent too), else "seat 0" (in individual
+    play every player is a side of one, named by their seat)."""
+    teams = any("," in str(s) for s in ws["seats"])
+    return [f"side {side}" if teams else f"seat {side}" for side in ws["side"]]
 
 
 def print_summary(res) -> None:
+    """Each grid point's win shares in % (and their paired differences in pp) with 95%
+    intervals; results.parquet keeps fractions."""
     df, meta = res.results, res.meta
     print(f"experiment {meta['experiment']['name']}: {meta['title']}, "
           f"{len(meta['points'])} grid point(s), {meta['games_per_point']} games each, "
@@ -40,18 +50,19 @@ def print_summary(res) -> None:
         ws = rows[rows["metric"] == "win_share"]
         ref = "" if p["ref_point"] is None else f"   (paired differences vs point {p['ref_point']})"
         print(f"[{p['point']}] {p['players']}p {p['label']}{ref}")
-        for _, r in ws.iterrows():
-            ci = _ci(r["ci_low"], r["ci_high"])
-            line = f"   side {r['side']:>2}  win share {r['mean']:.4f} {ci}"
+        for who, (_, r) in zip(_who(ws), ws.iterrows()):
+            line = (f"   {who:<7}  win share {pct(r['mean']):>7} "
+                    f"{pct_ci(r['ci_low'], r['ci_high'])}")
             if not math.isnan(r["diff"]):
-                line += f"   diff {r['diff']:+.4f} {_ci(r['diff_ci_low'], r['diff_ci_high'])}"
+                line += f"   diff {pp(r['diff'])} {pp_ci(r['diff_ci_low'], r['diff_ci_high'])}"
             print(line)
         extra = []
         for m, what in (("no_winner", "no winner"), ("truncated", "truncated"),
                         ("rounds", "rounds/game")):
             r = rows[rows["metric"] == m]
             if len(r):
-                extra.append(f"{what} {r['mean'].iloc[0]:.4f}")
+                v = r["mean"].iloc[0]
+                extra.append(f"{what} {v:.4f}" if m == "rounds" else f"{what} {pct(v)}")
         print("   " + "   ".join(extra))
     rate = meta["games_per_s"]
     speed = f", {rate:,.0f} games/s" if rate else ""

@@ -27,6 +27,7 @@ from demos_sim.game import Game, get_game
 from demos_sim.restricted import check_specs
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
+from demos_sim.runner.units import pct, pct_ci
 
 
 def _ci(row) -> list[float]:
@@ -156,6 +157,14 @@ def _bound(x: float) -> str:
     return f"{x:.2g}" if 0 < abs(x) < 5e-5 else f"{x:.4f}"
 
 
+def _value(g, metric: str, mean: float, lo: float, hi: float) -> str:
+    """A figure and its 95% interval: a share (a rate) in %, any other figure (points,
+    vetoes per game …) in its own unit."""
+    if g.quantity(metric).rate:
+        return f"{pct(mean)} {pct_ci(lo, hi)}"
+    return f"{mean:.4f} [{_bound(lo)}, {_bound(hi)}]"
+
+
 def print_summary(sim: Simulation) -> None:
     """The text of ``demos-sim simulate``: what was played, then the sentence-sized
     figures, each with its 95% interval."""
@@ -174,7 +183,7 @@ def print_summary(sim: Simulation) -> None:
     if s["cooperative"]:
         side = s["sides"][0]
         lo, hi = side["ci95"]
-        print(f"the team wins {side['share']:.4f}   95% CI [{lo:.4f}, {hi:.4f}]   "
+        print(f"the team wins {pct(side['share'])}   95% CI {pct_ci(lo, hi)}   "
               f"({side['wins']} wins)")
     else:
         what = "side" if any(len(x["seats"]) > 1 for x in s["sides"]) else "seat"
@@ -182,28 +191,29 @@ def print_summary(sim: Simulation) -> None:
         for side in s["sides"]:
             lo, hi = side["ci95"]
             seats = ",".join(map(str, side["seats"]))
-            print(f"{side['side']:>6}  {seats:<9}  {side['share']:.4f}     [{lo:.4f}, {hi:.4f}]")
+            print(f"{side['side']:>6}  {seats:<9}  {pct(side['share']):>8}   {pct_ci(lo, hi)}")
     seat_cols = [m for m in g.summary_metrics if g.quantity(m).level == "seat"]
     if seat_cols and not s["cooperative"]:
         print("  seat  policy      " + "".join(f"{m:>14}" for m in seat_cols))
         for row in s["seats"]:
             print(f"{row['seat']:>6}  {row['policy']:<10}  "
-                  + "".join(f"{row[m]:>14.4f}" for m in seat_cols))
+                  + "".join(f"{pct(row[m]):>14}" if g.quantity(m).rate else f"{row[m]:>14.4f}"
+                            for m in seat_cols))
     if len(s["by_policy"]) > 1:
         print("  policy        seats  win share   95% CI              per seat")
         for b in s["by_policy"]:
             lo, hi = b["ci95"]
-            print(f"  {b['policy']:<12}  {len(b['seats']):>5}  {b['share']:.4f}     "
-                  f"[{lo:.4f}, {hi:.4f}]    {b['share_per_seat']:.4f}")
+            print(f"  {b['policy']:<12}  {len(b['seats']):>5}  {pct(b['share']):>8}   "
+                  f"{pct_ci(lo, hi):<16}  {pct(b['share_per_seat'])}")
     for m, v in s["metrics"].items():
         if "bins" in v:
             print(f"{m.replace('_', ' ')} ({v['description']}):")
             for b, e in v["bins"].items():
                 lo, hi = e["ci95"]
-                print(f"  {b.replace('_', ' '):<22} {e['mean']:.4f} [{_bound(lo)}, {_bound(hi)}]")
+                print(f"  {b.replace('_', ' '):<22} {_value(g, m, e['mean'], lo, hi)}")
             continue
         lo, hi = v["ci95"]
-        print(f"{m.replace('_', ' ')} {v['mean']:.4f} [{_bound(lo)}, {_bound(hi)}]   "
+        print(f"{m.replace('_', ' ')} {_value(g, m, v['mean'], lo, hi)}   "
               f"({v['description']})")
     workers = s["workers"]
     print(f"throughput: {s['rounds_per_s']:,.0f} rounds/s, {s['games_per_s']:,.0f} games/s "

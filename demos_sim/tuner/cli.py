@@ -14,7 +14,8 @@ def add_tune_parser(sub) -> None:
                     "deals, racing of the best on fresh deals, intervals, paired differences "
                     "from the runner-up and the default, parameter importance. The file "
                     "format is in the README (section 'Tuning point values').")
-    ap.add_argument("file", metavar="TUNE.toml")
+    ap.add_argument("file", metavar="TUNE.toml",
+                    help="the tune file (format: README, 'Tuning point values')")
     ap.add_argument("--out", default=None, metavar="DIR", help="output folder "
                     "(default results/<name>)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes")
@@ -22,8 +23,9 @@ def add_tune_parser(sub) -> None:
     ap.add_argument("--games", type=int, default=None, help="games per search trial")
     ap.add_argument("--final-games", type=int, default=None,
                     help="games of each finalist in the last racing round")
-    ap.add_argument("--json", action="store_true", help="print the summary as JSON")
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--json", action="store_true",
+                    help="print the summary as JSON (shares as fractions from 0 to 1)")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
     ap.set_defaults(func=cmd_tune)
 
 
@@ -51,7 +53,7 @@ def add_tune_bot_parser(sub) -> None:
                     "parameters (heuristic, search, tuned) by self-play: seeded TPE trials, "
                     "each a seat-rotated match against every policy of --against on the same "
                     "deals, then racing of the best on fresh deals and a confirmation against "
-                    "the policy itself on more fresh deals (win share with a 95%% interval). "
+                    "the policy itself on more fresh deals (win share with a 95% interval). "
                     "--out writes the data file `tuned` is registered from "
                     "(demos_sim/tuner/bot.py; README 'The tuned rung').")
     ap.add_argument("--game", default="demos",
@@ -60,7 +62,7 @@ def add_tune_bot_parser(sub) -> None:
     ap.add_argument("--rules", default=None, help="full (default) or simplified")
     ap.add_argument("--mode", default=None, help="individual (default), 2v2, 2v3, 2v2+1")
     ap.add_argument("--seating", default=None, help="team modes: label by seat")
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=4, help="players at the table")
     ap.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
                     help="variant of RULES.md Part V")
     ap.add_argument("--policy", default="heuristic", help="the policy whose parameters are "
@@ -75,7 +77,9 @@ def add_tune_bot_parser(sub) -> None:
                     help="deals of the last racing round (earlier rounds halve it)")
     ap.add_argument("--confirm-games", type=int, default=20000,
                     help="fresh deals of each confirmation match")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the deals (a whole number >= 0): the same seed plays the "
+                         "same games")
     ap.add_argument("--warm", action="append", default=[], metavar="TUNED.toml",
                     help="also try this file's vector right after the policy's own "
                          "(an earlier run's result; repeatable)")
@@ -89,8 +93,9 @@ def add_tune_bot_parser(sub) -> None:
     ap.add_argument("--out", default=None, metavar="FILE",
                     help="write the result as a tuned.toml (e.g. "
                          "demos_sim/demos/policies/tuned.toml)")
-    ap.add_argument("--plugin", action="append", default=[], help="import extra policies")
-    ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
+                    help="import a module that registers extra policies (repeatable)")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
     ap.set_defaults(func=cmd_tune_bot)
 
 

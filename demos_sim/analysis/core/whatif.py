@@ -25,6 +25,7 @@ from demos_sim.game import get_game
 from demos_sim.restricted import check_specs
 from demos_sim.runner.experiment import StopRule, experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
+from demos_sim.runner.units import pct, pp, pp_ci
 
 
 @dataclass
@@ -143,26 +144,52 @@ def _table(g, df: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
+def _who(t: pd.DataFrame) -> list[str]:
+    """Each row's seat or side, in RULES.md's words: a side is a team (or the Independent)
+    only when some side of the game has several seats; in individual play every player is
+    a side of one, named by their seat (M1). Per-game figures say "game"."""
+    teams = any("," in str(r.seats) for r in t.itertuples() if r.side != "all")
+    out = []
+    for r in t.itertuples():
+        if r.side == "all":
+            out.append("game")
+        elif "," in str(r.seats) or (teams and str(r.seats) != str(r.side)):
+            out.append(f"side {r.side}")
+        else:
+            out.append(f"seat {r.side}")
+    return out
+
+
 def format_whatif(w: WhatIf, title: str) -> str:
-    """The text of ``demos-sim compare``: the sentence first, then the table."""
+    """The text of ``demos-sim compare``: the sentence first, then the table. Shares (rates:
+    win share, no winner, truncated …) in %, their differences in pp; other figures
+    (rounds, points, vetoes) in their own units (``--json`` keeps fractions)."""
+    g = get_game(w.game)
     t = w.table
+    who = dict(zip(t.index, _who(t)))
     moved = w.moved()
     lines = [f"{title}: {w.change} against {w.reference}, {w.games} games on the same deals"]
     ws = moved[moved["metric"] == "win_share"]
     if len(ws):
-        parts = [f"{r.side} {r.diff * 100:+.2f} pp" for r in ws.itertuples()]
+        parts = [f"{who[i]} {pp(r.diff)}" for i, r in zip(ws.index, ws.itertuples())]
         lines.append("The change moves the win share of " + ", ".join(parts) + ".")
     else:
         lines.append("The change moves no win share beyond its interval "
                      "(not shown equal either: see the intervals).")
     lines.append("")
-    lines.append(f"{'figure':<14}{'side':>6}  {'reference':>10}  {'changed':>10}  "
-                 f"{'difference [95% CI]':<30}")
-    for r in t.itertuples():
+    lines.append(f"{'figure':<14}{'seat/side':<10}{'reference':>10}  {'changed':>10}  "
+                 f"difference [95% CI]")
+    for i, r in zip(t.index, t.itertuples()):
         name = r.metric.replace("_", " ")
         mark = "  *" if r.moved else ""
-        lines.append(f"{name:<14}{r.side:>6}  {r.reference:>10.4f}  {r.changed:>10.4f}  "
-                     f"{r.diff:+.4f} [{r.diff_ci_low:+.4f}, {r.diff_ci_high:+.4f}]{mark}")
+        if g.quantity(r.metric).rate:
+            cells = (pct(r.reference), pct(r.changed),
+                     f"{pp(r.diff)} {pp_ci(r.diff_ci_low, r.diff_ci_high)}")
+        else:
+            cells = (f"{r.reference:.4f}", f"{r.changed:.4f}",
+                     f"{r.diff:+.4f} [{r.diff_ci_low:+.4f}, {r.diff_ci_high:+.4f}]")
+        lines.append(f"{name:<14}{who[i]:<10}{cells[0]:>10}  {cells[1]:>10}  {cells[2]}{mark}")
     lines.append(f"* moved: paired difference significant after Holm adjustment over the "
-                 f"{len(t)} rows (family-wise error 5%).")
+                 f"{len(t)} rows (family-wise error 5%). Shares in %, their differences in "
+                 "pp (percentage points).")
     return "\n".join(lines)

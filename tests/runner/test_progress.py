@@ -1,0 +1,77 @@
+"""Progress of ``demos-sim run`` off a terminal: whole lines (games, share, rate, time
+left), not a bar redrawn with carriage returns; nothing with --quiet. Pure: no game is
+played (a fake clock and stream)."""
+
+from __future__ import annotations
+
+import io
+
+from demos_sim.runner import run as R
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+def _bar(total, initial=0):
+    clock, out = Clock(), io.StringIO()
+    return R.PlainProgress(total, initial, "demo", out, clock=clock), clock, out
+
+
+def _step(bar, clock, t, n):
+    clock.t = t
+    bar.update(n)
+
+
+def test_a_line_per_tenth_at_most_every_10_s_and_at_least_every_minute():
+    bar, clock, out = _bar(1000)
+    _step(bar, clock, 5, 50)      # 50 of 1000: under a tenth, 5 s: no line
+    _step(bar, clock, 8, 60)      # 110: a tenth, but 8 s after the start: no line
+    _step(bar, clock, 12, 10)     # 120 at 12 s: a line
+    _step(bar, clock, 30, 10)     # 130: 10 more games only, 18 s later: no line
+    _step(bar, clock, 73, 10)     # 140, 61 s after the last line: a line
+    bar.close()
+    # 120 games / 12 s = 10 games/s; 880 left / 10 = 88 s = 1 min 28 s
+    # 140 / 73 s = 1.92 games/s (shown 2); 860 left × 73 / 140 = 448.4 s = 7 min 28 s
+    assert out.getvalue() == (
+        "demo: 120 of 1,000 games (12%), 10 games/s, about 1 min 28 s left\n"
+        "demo: 140 of 1,000 games (14%), 2 games/s, about 7 min 28 s left\n")
+
+
+def test_resumed_games_count_as_done_but_not_in_the_rate():
+    bar, clock, out = _bar(1000, initial=500)
+    _step(bar, clock, 20, 100)    # 600 done, 100 of them in 20 s: 5 games/s; 400 / 5 = 80 s
+    _step(bar, clock, 50, 400)    # all done: 500 played in 50 s = 10 games/s, nothing left
+    assert out.getvalue().splitlines() == [
+        "demo: 600 of 1,000 games (60%), 5 games/s, about 1 min 20 s left",
+        "demo: 1,000 of 1,000 games (100%), 10 games/s"]
+    assert "\r" not in out.getvalue()
+
+
+def test_durations():
+    assert R._duration(42.4) == "42 s"
+    assert R._duration(185) == "3 min 05 s"
+    assert R._duration(2 * 3600 + 7 * 60 + 30) == "2 h 07 min"
+
+
+def test_lines_off_a_terminal_a_bar_on_one_nothing_when_quiet(monkeypatch):
+    class Stream(io.StringIO):
+        def __init__(self, tty):
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self):
+            return self.tty
+
+    monkeypatch.setattr(R.sys, "stderr", Stream(False))
+    assert isinstance(R._progress(100, 0, False, "x"), R.PlainProgress)
+    quiet = R._progress(100, 0, True, "x")          # quiet: a disabled bar, no lines
+    assert not isinstance(quiet, R.PlainProgress) and quiet.disable
+    monkeypatch.setattr(R.sys, "stderr", Stream(True))
+    bar = R._progress(100, 0, False, "x")
+    assert not isinstance(bar, R.PlainProgress) and not bar.disable
+    bar.close()

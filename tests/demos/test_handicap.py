@@ -38,11 +38,11 @@ def test_start_points_by_seat(mode, seating, h, start):
 @pytest.mark.parametrize("kwargs, words", [
     (dict(mode="2v2", players=4, handicap_points=5), r"applies to 2v3 and 2v2\+1"),
     (dict(mode="individual", players=4, handicap_points=5), r"applies to 2v3 and 2v2\+1"),
-    (dict(mode="2v3", players=5, handicap_points=-1), "integer >= 0"),
-    (dict(mode="2v3", players=5, handicap_points=2.5), "integer >= 0"),
-    (dict(mode="2v3", players=5, handicap_points=True), "integer >= 0"),
+    (dict(mode="2v3", players=5, handicap_points=-1), "an integer from 0 to 1000000"),
+    (dict(mode="2v3", players=5, handicap_points=2.5), "an integer from 0 to 1000000"),
+    (dict(mode="2v3", players=5, handicap_points=True), "an integer from 0 to 1000000"),
     (dict(mode="2v2", players=4, handicap_vetoes=1), r"handicap_vetoes applies to 2v3"),
-    (dict(mode="2v2+1", players=5, handicap_vetoes=-2), "integer >= 0"),
+    (dict(mode="2v2+1", players=5, handicap_vetoes=-2), "an integer from 0 to 1000000"),
 ])
 def test_bad_handicap_is_refused_in_one_line(kwargs, words):
     with pytest.raises(ConfigError, match=words) as e:

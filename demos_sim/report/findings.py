@@ -403,13 +403,15 @@ def _tuned_value(t: Tables, f: Finding, name: str, what: str, uses: str, per: st
 def _worst(g: pd.DataFrame) -> pd.Series:
     """The side that decides a mode's verdict (one bot's rows of one definition): the
     side furthest from parity (largest |diff|) among the unfair sides, else among the
-    sides not shown fair, else among all (every side fair)."""
+    sides not shown fair, else among all (every side fair); between sides as far from
+    parity (two sides: their shares of won games add up to 1), the one behind."""
     v = g["verdict"].astype(str)
     for k in ("unfair", "not shown fair"):
         if (v == k).any():
             g = g[v == k]
             break
-    return g.loc[g["diff"].abs().idxmax()]
+    far = g["diff"].abs().round(12)
+    return g[far == far.max()].sort_values("diff", kind="stable").iloc[0]
 
 
 def _mode_verdict(g: pd.DataFrame) -> str:

@@ -25,8 +25,13 @@ LIMIT = 2_500_000          # bytes: the whole report, its images embedded (four 
 
 @pytest.fixture(scope="module")
 def rebuilt(tmp_path_factory):
-    """``demos-sim analyse --report-only`` on a copy of the committed sections."""
-    out = tmp_path_factory.mktemp("analyses")
+    """``demos-sim analyse --report-only`` on a copy of the committed sections, laid out
+    as in a checkout (``<repo>/results/analyses``) so that the statements name their files
+    as the committed report does (relative to the repository's root)."""
+    repo = tmp_path_factory.mktemp("repo")
+    (repo / ".git").mkdir()
+    out = repo / "results" / "analyses"
+    out.mkdir(parents=True)
     for sec in RESULTS.glob("*/section.json"):
         shutil.copytree(sec.parent, out / sec.parent.name)
     assert main(["analyse", "--report-only", "--out", str(out)]) == 0

@@ -256,7 +256,8 @@ def test_team_verdicts_carry_their_90_intervals(repo):
     """fairness.csv: 2v3's side A wins 29.1% of the won games: per side −20.9 pp from ½,
     90% [−21.2, −20.6], wholly below −1 pp: unfair; per seat it is held to its seats'
     share ⅖ (fairness.py): 29.1 − 40 = −10.9 pp, 90% [−11.2, −10.6]: unfair. In 2v2 the
-    two parities are the same (½ = 2/4): one test."""
+    two parities are the same (½ = 2/4): one test. Sides as far from parity: the one
+    behind is quoted (2v3: A at −20.9, not B at +20.5; 2v2: B at −0.2, not A at +0.2)."""
     out = repo / "results" / "analyses"
     _write(out, "teams", "fairness", pd.DataFrame([
         _fair("2v2", "A", 2, "per side", 0.5, 0.502, 0.002, (-0.003, 0.007), "fair"),
@@ -272,7 +273,8 @@ def test_team_verdicts_carry_their_90_intervals(repo):
             "±1 pp (49,152 games a rung)") in text
     assert ("**2v3 per seat**: greedy side A unfair: −10.9 pp, 90% [−11.2, −10.6] beyond "
             "±1 pp") in text
-    assert ("**2v2 per side**: greedy side A fair: +0.2 pp, 90% [−0.3, +0.7] within ±1 pp"
+    # every side fair and as far from parity: the side behind (B) is quoted
+    assert ("**2v2 per side**: greedy side B fair: −0.2 pp, 90% [−0.7, +0.3] within ±1 pp"
             in text)
     assert "**2v2 per seat**: the same test as per side" in text
     assert "a side's parity is its seats' share of the table, size/n" in text

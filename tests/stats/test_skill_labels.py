@@ -323,3 +323,18 @@ def test_plot_draws(tmp_path):
     tabs = {"ladder": rob.ladder(kf, chains), "comparison": rob.compare(kf, chains)}
     assert rob.plots(tabs, tmp_path) == ["robustness.png"]
     assert (tmp_path / "robustness.png").stat().st_size > 1000
+
+
+def test_a_change_beyond_the_margin_that_the_trend_does_not_follow_is_not_growth():
+    """s = 0, 10, 20; means 0, +10, +2 pp (se 0.1 pp each). Weakest to strongest: +2 pp,
+    90% 2 ± 1.6449·0.1414 = [1.77, 2.23] pp, beyond ±1 pp. Trend: slope (10·0.02)/200 =
+    0.001, change +2 pp, but residuals −3, +6, −3 pp give χ² = 1e6·(9 + 36 + 9)e-4 = 5400
+    on 1 degree of freedom, widening sqrt(5400) = 73.48, se 73.48·0.0014142 = 10.39 pp:
+    90% [−15.1, +19.1] pp. The two disagree: uncertain, saying so (not "about the
+    margin's size")."""
+    m = verdict([R("greedy", 0, 0.0, 0.001), R("heuristic", 10, 0.10, 0.001),
+                 R("tuned", 20, 0.02, 0.001)])
+    assert m["change_ci90_low"] == pytest.approx(0.02 - 0.0023262, abs=1e-6)
+    assert m["trend_ci90_low"] == pytest.approx(0.02 - 1.6449 * 0.10392, abs=1e-3)
+    assert m["verdict"] == "uncertain"
+    assert "do not agree on a move beyond ±1.00 pp" in m["reason"]

@@ -302,6 +302,16 @@ def decide(m: dict, adjusted: dict | None = None, n: int = 1, alpha: float = ALP
                              f"not{holm}")
     if m["p_beyond"] < alpha:
         return "uncertain", (f"the change lies beyond ±{M} at the 90% level, but not{holm}")
+    has_trend = m["trend_change"] == m["trend_change"]
+    ch_out = m["change_ci90_low"] > mg or m["change_ci90_high"] < -mg
+    tr_out = has_trend and (m["trend_ci90_low"] > mg or m["trend_ci90_high"] < -mg)
+    if has_trend and (ch_out or tr_out) and not (ch_out and tr_out
+                                                 and m["change"] * m["trend_change"] > 0):
+        ch_iv = _iv(m["change_ci90_low"], m["change_ci90_high"], unit)
+        tr_iv = _iv(m["trend_ci90_low"], m["trend_ci90_high"], unit)
+        return "uncertain", (f"{lead}the weakest-to-strongest change {ch_iv} and the trend "
+                             f"over every rung {tr_iv} (90%) do not agree on a move beyond "
+                             f"±{M}: the figure does not move steadily with skill")
     lo, hi, what = m["change_ci90_low"], m["change_ci90_high"], "change"
     if ch_in and not tr_in:
         lo, hi, what = m["trend_ci90_low"], m["trend_ci90_high"], "trend"
@@ -500,6 +510,8 @@ WHY = (("not enough games at the strongest rung", "for want of games at the stro
        ("not enough games to tell", "for want of games at several rungs"),
        ("but not after", "within or beyond the margin before the Holm correction, not after"),
        ("reaches across", "with a change about the size of the margin"),
+       ("do not agree", "whose weakest-to-strongest change and trend over every rung do not "
+                        "agree (the figure does not move steadily with skill)"),
        ("opposite signs", "with opposite signs at two rungs that the correction does not "
                           "confirm"))
 

@@ -338,3 +338,25 @@ def test_a_change_beyond_the_margin_that_the_trend_does_not_follow_is_not_growth
     assert m["trend_ci90_low"] == pytest.approx(0.02 - 1.6449 * 0.10392, abs=1e-3)
     assert m["verdict"] == "uncertain"
     assert "do not agree on a move beyond ±1.00 pp" in m["reason"]
+
+
+def test_the_committed_ladder_table_meets_the_done_when():
+    """The committed results/analyses/robustness/ladder.csv (what the README quotes): every
+    row's rungs in the order of the committed ladder's strengths, every "holds" row's 90%
+    change and trend intervals inside its margin, every "uncertain" row with its reason."""
+    root = Path(__file__).resolve().parents[2]
+    lad = pd.read_csv(root / "results" / "analyses" / "robustness" / "ladder.csv")
+    chains = rungs.load(root / "results" / "ladder" / "ladder.json")
+    assert len(lad) > 200
+    for r in lad.itertuples():
+        if r.verdict == "no skill order":
+            continue
+        s = [chains[r.ladder].strengths[b] for b in r.bots.split(" < ")]
+        assert s == sorted(s), (r.figure, r.bots)
+        if r.verdict == "holds across skill":
+            assert -r.margin < r.change_ci90_low and r.change_ci90_high < r.margin, r.figure
+            assert -r.margin < r.trend_ci90_low and r.trend_ci90_high < r.margin, r.figure
+        if r.verdict == "uncertain":
+            assert isinstance(r.reason, str) and r.reason, r.figure
+    gs = lad[lad["analysis"] == "game_shape"]
+    assert not gs["bots"].str.contains("ismcts@64 < tuned").any()

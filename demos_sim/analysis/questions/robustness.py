@@ -305,8 +305,9 @@ def decide(m: dict, adjusted: dict | None = None, n: int = 1, alpha: float = ALP
     has_trend = m["trend_change"] == m["trend_change"]
     ch_out = m["change_ci90_low"] > mg or m["change_ci90_high"] < -mg
     tr_out = has_trend and (m["trend_ci90_low"] > mg or m["trend_ci90_high"] < -mg)
-    if has_trend and (ch_out or tr_out) and not (ch_out and tr_out
-                                                 and m["change"] * m["trend_change"] > 0):
+    ch_precise = (m["change_ci90_high"] - m["change_ci90_low"]) / 2 < mg
+    if has_trend and ch_precise and (ch_out or tr_out) and not (
+            ch_out and tr_out and m["change"] * m["trend_change"] > 0):
         ch_iv = _iv(m["change_ci90_low"], m["change_ci90_high"], unit)
         tr_iv = _iv(m["trend_ci90_low"], m["trend_ci90_high"], unit)
         return "uncertain", (f"{lead}the weakest-to-strongest change {ch_iv} and the trend "

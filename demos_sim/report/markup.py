@@ -36,7 +36,8 @@ a{color:#0b5cad}
 .card{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:1rem;
  border:1px solid #d7dde3;border-radius:8px;padding:.8rem .9rem;margin:1rem 0;
  align-items:start}
-.card.wide{grid-template-columns:1fr}
+.card.wide{grid-template-columns:minmax(0,1fr)}
+code{overflow-wrap:anywhere}
 .card h3{margin:0 0 .3rem;font-size:1.1rem}
 .card img{width:100%;height:auto;display:block}
 .card figure{margin:0}
@@ -59,7 +60,7 @@ table.dense{font-size:.72rem}table.dense td,table.dense th{padding:.1rem .2rem}
 ul.flags li{color:#a33c00}
 pre{background:#f4f6f8;padding:.8rem;overflow-x:auto;white-space:pre-wrap}
 .toc{columns:2 18rem;font-size:.95rem}
-@media (max-width:50rem){body{padding:.5rem}.card{grid-template-columns:1fr}}
+@media (max-width:50rem){body{padding:.5rem}.card{grid-template-columns:minmax(0,1fr)}}
 """
 
 

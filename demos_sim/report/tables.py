@@ -234,6 +234,14 @@ SHOWN: dict[tuple[str, str], list[str]] = {
         "trend_change", "trend_ci90_low", "trend_ci90_high", "verdict", "reason"],
 }
 SHOWN[("robustness", "flips")] = SHOWN[("robustness", "ladder")]
+# the team options screen and the variants summary: the verdict and the figures it rests on
+# (the p-values, mirror classes and per-metric tests stay in the CSV)
+SHOWN[("teams", "options")] = [
+    "bot", "mode", "option", "games", "unfairness", "u_ci_low", "u_ci_high", "worst_side",
+    "no_winner", "tost_verdict"]
+SHOWN[("variants", "summary")] = [
+    "setup", "bot", "variant", "value", "side", "win_share_diff", "win_share_ci_low",
+    "win_share_ci_high", "no_winner_diff", "rounds_diff", "verdict"]
 
 
 # (analysis, table) -> the table's title in the report, where its file name would mislead

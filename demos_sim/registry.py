@@ -124,10 +124,7 @@ class PolicyRegistry:
         """Look up a policy spec ``name[:flag][@N]`` (module docstring); unknown names, flags
         and bad budgets raise ConfigError."""
         self._load_builtins()
-        base = re.split(r"[:@]", spec, maxsplit=1)[0]
-        parts = re.findall(r"([:@])([^:@]*)", spec[len(base):])
-        flags = [v for d, v in parts if d == ":"]
-        budgets = [v for d, v in parts if d == "@"]
+        base, flags, budgets = spec_parts(spec)
         if len(flags) > 1 or len(budgets) > 1:
             raise ConfigError(f"policy spec {spec!r}: at most one ':flag' and one '@N' "
                               "(name[:flag][@N])")
@@ -173,6 +170,14 @@ class PolicyRegistry:
             raise ConfigError(f"--policies names {len(specs)} policies for {players} players "
                               "(give one for every seat, or a single one for all)")
         return [self.get(s) for s in specs]
+
+
+def spec_parts(spec: str) -> tuple[str, list[str], list[str]]:
+    """``(name, flags, budgets)`` of a policy spec ``name[:flag][@N]``, as written (the one
+    reading of a spec's text; :meth:`PolicyRegistry.get` checks what it means)."""
+    base = re.split(r"[:@]", spec, maxsplit=1)[0]
+    parts = re.findall(r"([:@])([^:@]*)", spec[len(base):])
+    return base, [v for d, v in parts if d == ":"], [v for d, v in parts if d == "@"]
 
 
 def policy_tuple(policies: list[Policy], maxp: int):

@@ -11,7 +11,7 @@ variant that enables it::
     greedy:nomedia cannot decline the Media: it is compulsory under D6.2 unless
     media_optional = true
 
-:data:`FORMS` declares, per game and per flag, what the flag bars and the settings or
+Each game's rules module declares, in ``RESTRICTED`` (beside ``SCOPE``), per flag, what the flag bars and the settings or
 variants (name and value) under which that decision exists, each with the rule and the
 reason when it does not. A flag with no requirement is meaningful under every
 configuration; a flag a game does not declare (a plugin's own) is not checked. Plugin
@@ -29,11 +29,11 @@ point, at load, before any folder is made), ``tournament``, ``skill`` and the ex
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from demos_sim import ConfigError
+from demos_sim.registry import spec_parts
 
 
 @dataclass(frozen=True)
@@ -54,39 +54,6 @@ class Form:
     needs: tuple[Needs, ...] = ()
 
 
-_FULL = "there is no {} under the simplified rules (D8: no unanimous turn, no Scandal phase)"
-
-# game -> flag (an fnmatch pattern) -> Form. Every flag of every built-in policy is
-# declared (tests/runner/test_restricted.py checks it), so a new flag must say here when
-# it can change a decision.
-FORMS: dict[str, dict[str, Form]] = {
-    "demos": {
-        # D3.4.1: only a side holding a veto is asked; D8: no unanimous turn at all
-        "noveto": Form("give up the veto", (Needs("rules", "full", _FULL.format("veto")),)),
-        # D6.2: the Media is played while a legal target exists unless media_optional;
-        # D8: no Media (and no Scandal phase) in the simplified rules
-        "nomedia": Form("decline the Media",
-                        (Needs("rules", "full", _FULL.format("Media")),
-                         Needs("media_optional", True, "it is compulsory under D6.2"))),
-        # D3.3: the secret turn's take exists under both rule sets
-        "notake": Form("refuse a face-up discard"),
-        # the pre-team-play veto threshold, Media aim and allocation: vetoes and the
-        # Media exist only in the full rules
-        "legacy": Form("play differently from its base policy",
-                       (Needs("rules", "full",
-                              _FULL.format("veto or Media decision for it to change")),)),
-    },
-    "protocole": {
-        # ismcts:basic: the rollout policy of the search, under every level and variant
-        "basic": Form("change its rollout policy"),
-    },
-    "assemblee": {
-        # never bid on one character (A4): every character can be revealed in any game
-        "no_*": Form("stop bidding on that character"),
-    },
-}
-
-
 def _fmt(value) -> str:
     return value if isinstance(value, str) else json.dumps(value)
 
@@ -101,7 +68,7 @@ def _value(game, config, name: str):
 
 def form_of(game, flag: str) -> Form | None:
     """The declaration of ``flag`` in ``game`` (None: not declared, not checked)."""
-    for pattern, form in FORMS.get(game.name, {}).items():
+    for pattern, form in getattr(game.rules, "RESTRICTED", {}).items():
         if fnmatchcase(flag, pattern):
             return form
     return None
@@ -109,8 +76,8 @@ def form_of(game, flag: str) -> Form | None:
 
 def flag_of(spec: str) -> str:
     """The ``:flag`` of a policy spec ``name[:flag][@N]`` ('' when none)."""
-    m = re.search(r":([^:@]*)", spec)
-    return m.group(1) if m else ""
+    flags = spec_parts(spec)[1]
+    return flags[0] if flags else ""
 
 
 def idle_reason(game, config, spec: str) -> str | None:

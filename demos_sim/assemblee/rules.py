@@ -17,6 +17,7 @@ import numpy as np
 
 from demos_sim import MAX_SETTING, ConfigError
 from demos_sim.assemblee import layout as L
+from demos_sim.restricted import Form, Needs
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 15
 MAX_ROUNDS = L.MAXPEND      # simulator limit: one pending event a round at most
@@ -59,6 +60,15 @@ VARIANT_HELP = {
 SCOPE = {
     "akikos_income": (lambda c: bool(c.variants["personalities"]),
                       "with personalities = true (A11)"),
+}
+
+# Restricted policy forms (``name:flag``, demos_sim.restricted): flag (an fnmatch pattern)
+# -> what it bars and the settings under which that decision arises, with the rule when it
+# does not. Every flag of every built-in policy is declared (tests/runner/test_restricted.py
+# checks it), so a new flag must say here when it can change a decision.
+RESTRICTED = {
+    # never bid on one character (A4): every character can be revealed in any game
+    "no_*": Form("stop bidding on that character"),
 }
 
 CHOICES: dict[str, tuple[str, ...]] = {

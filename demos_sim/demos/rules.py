@@ -16,6 +16,7 @@ import numpy as np
 
 from demos_sim import MAX_ROUND_CAP, MAX_SETTING, ConfigError
 from demos_sim.demos import layout as L
+from demos_sim.restricted import Form, Needs
 
 RULES_SETS = ("full", "simplified")
 MODES = ("individual", "2v2", "2v3", "2v2+1")
@@ -64,6 +65,28 @@ SCOPE = {
                                "to the full rules (D8: no Scandal, no Media)"),
     "media_optional": (lambda c: c.rules == "full",
                        "to the full rules (D8: no Scandal, no Media)"),
+}
+
+# Restricted policy forms (``name:flag``, demos_sim.restricted): flag (an fnmatch pattern)
+# -> what it bars and the settings under which that decision arises, with the rule when it
+# does not. Every flag of every built-in policy is declared (tests/runner/test_restricted.py
+# checks it), so a new flag must say here when it can change a decision.
+_FULL = "there is no {} under the simplified rules (D8: no unanimous turn, no Scandal phase)"
+RESTRICTED = {
+    # D3.4.1: only a side holding a veto is asked; D8: no unanimous turn at all
+    "noveto": Form("give up the veto", (Needs("rules", "full", _FULL.format("veto")),)),
+    # D6.2: the Media is played while a legal target exists unless media_optional;
+    # D8: no Media (and no Scandal phase) in the simplified rules
+    "nomedia": Form("decline the Media",
+                    (Needs("rules", "full", _FULL.format("Media")),
+                     Needs("media_optional", True, "it is compulsory under D6.2"))),
+    # D3.3: the secret turn's take exists under both rule sets
+    "notake": Form("refuse a face-up discard"),
+    # the pre-team-play veto threshold, Media aim and allocation: vetoes and the Media
+    # exist only in the full rules
+    "legacy": Form("play differently from its base policy",
+                   (Needs("rules", "full",
+                          _FULL.format("veto or Media decision for it to change")),)),
 }
 _MAX = {"round_cap": MAX_ROUND_CAP, "max_rounds": MAX_ROUND_CAP}   # else MAX_SETTING
 

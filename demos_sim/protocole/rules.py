@@ -29,6 +29,7 @@ import numpy as np
 
 from demos_sim import MAX_ROUND_CAP, ConfigError
 from demos_sim.protocole import layout as L
+from demos_sim.restricted import Form, Needs
 
 MODES = ("each", "coop")
 LEVELS = (1, 2, 3)
@@ -42,6 +43,15 @@ SCOPE = {
                      "to mode each (P3.2: coop selection is reinforced)"),
     "reinforced_scope": (lambda c: c.mode == "coop" and c.level in (2, 3),
                          "to coop levels 2 and 3 (P5.3)"),
+}
+
+# Restricted policy forms (``name:flag``, demos_sim.restricted): flag (an fnmatch pattern)
+# -> what it bars and the settings under which that decision arises, with the rule when it
+# does not. Every flag of every built-in policy is declared (tests/runner/test_restricted.py
+# checks it), so a new flag must say here when it can change a decision.
+RESTRICTED = {
+    # ismcts:basic: the rollout policy of the search, under every level and variant
+    "basic": Form("change its rollout policy"),
 }
 
 # Part V, Protocole: name -> (allowed values or "int", default).

@@ -38,15 +38,19 @@ from demos_sim.analysis.core.plotting import figure
 from demos_sim.analysis.core.stats import p_value, ratio_same_games
 
 
+def _ran(runs, stem: str) -> bool:
+    """Whether ``runs`` holds experiment ``stem`` (at any rung)."""
+    return any(e == stem for e, _ in runs.items)
+
+
 def best_response_table(runs, stems: list[str], holder: str, flag: str, use: str,
                         use_metric: str, per: str) -> pd.DataFrame:
     """One row per seat and field rung, then the average. ``flag``: the restricted form's
     suffix (``noveto``); ``use``: the column stem of the uses per game (``vetoes``), read
     from the per-seat or per-side metric ``use_metric`` at the seat; ``per``: the column
     of the value per use (``per_veto``)."""
-    have = {e for e, _ in runs.items}
     rows = []
-    for stem in [s for s in stems if s in have]:
+    for stem in [s for s in stems if _ran(runs, s)]:
         ws = runs.results(stem, "win_share")
         us = runs.results(stem, use_metric)
         for (bot, point), d in ws.groupby(["bot", "point"], sort=False):
@@ -126,8 +130,7 @@ def dilemma_table(runs, stem: str, flag: str, use_metric: str) -> pd.DataFrame:
     The average row averages the seats' estimates, its half-width the mean of theirs
     (conservative, as :func:`best_response_table`'s); ``others_change`` is likewise a
     mean of three seats' estimates with the mean of their half-widths."""
-    have = {e for e, _ in runs.items}
-    if stem not in have:
+    if not _ran(runs, stem):
         return pd.DataFrame()
     res = runs.results(stem)
     rows = []
@@ -208,8 +211,7 @@ def users_table(runs, stem: str, flag: str) -> pd.DataFrame:
     One row per rung and seat, then the average (mean of the half-widths): ``users_worth``
     = reference minus restricted at that seat (positive: worth that much), ``users_points``
     the same in points per game when the run records them."""
-    have = {e for e, _ in runs.items}
-    if stem not in have:
+    if not _ran(runs, stem):
         return pd.DataFrame()
     res = runs.results(stem)
     rows = []

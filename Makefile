@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast bench analyses serve skill clean
+.PHONY: demo test test-fast docs bench analyses serve skill clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,13 @@ test-fast: $(STAMP)
 	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
 
+# The documentation site (mkdocs-material) into site/: strict, so a broken link or anchor
+# stops the build; the command line and variants reference, the record format and the
+# designer's answer pages are generated from the parsers, the rules and results/analyses
+# (docs/hooks/generate.py). Open site/index.html.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
 # The what-if explorer in the browser: http://127.0.0.1:8050/ (Ctrl-C to stop).
 serve: $(STAMP)
 	$(VENV)/bin/demos-sim serve --port 8050
@@ -64,4 +71,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/history.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build site *.egg-info

@@ -1,0 +1,184 @@
+"""The documentation site's generated pages (mkdocs; ``make docs``).
+
+Nothing a reader sees on these pages is typed: :func:`generated` returns every page and
+file the site's hook (``docs/hooks/generate.py``) adds to the hand-written pages of
+``docs/`` when the site is built:
+
+- ``reference/cli.md``: every command's ``--help``, from the parser ``demos-sim`` uses
+  (:func:`demos_sim.cli.build_parser`; building it imports no kernel, so the reference is
+  made without compiling one);
+- ``reference/variants.md``: every game's rule variants (RULES.md Part V) and trial
+  rules, from the rules modules behind ``demos-sim variants`` (default, where the rule
+  acts, what it changes);
+- ``reference/record-format.md``: the record contract, ``GAME_RECORD.md`` of the shared
+  folder beside the repository (``../shared``), or a page saying where it lives;
+- ``start/demo-output.md``: what ``make demo`` printed, from the committed run
+  ``results/demo/`` (read back, not replayed);
+- ``questions/`` and ``data/``: the designer's answer pages
+  (:mod:`demos_sim.report.docs_pages`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HELP_WIDTH = 88                  # the width --help is wrapped at on the page
+
+
+def _fence(text: str, lang: str = "text") -> str:
+    return f"```{lang}\n{text.rstrip()}\n```"
+
+
+def _help(parser: argparse.ArgumentParser) -> str:
+    """``parser.format_help()`` wrapped at :data:`HELP_WIDTH` columns whatever the
+    terminal (argparse reads ``COLUMNS``)."""
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(HELP_WIDTH)
+    try:
+        return parser.format_help()
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
+
+
+def commands(parser: argparse.ArgumentParser) -> dict[str, tuple[str, argparse.ArgumentParser]]:
+    """Sub-command -> (its one-line help, its parser), in the order ``--help`` lists them."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {a.dest: (a.help or "") for a in sub._choices_actions}
+    return {name: (helps.get(name, "").replace("%%", "%"), p) for name, p in sub.choices.items()}
+
+
+def cli_reference() -> str:
+    from demos_sim.cli import build_parser
+
+    ap = build_parser()
+    cmds = commands(ap)
+    lines = ["# Command line", "",
+             "Every command of `demos-sim` with its `--help`, written when the site is built "
+             "from the parser the command itself uses (`demos_sim/cli.py`), so it cannot "
+             "fall behind. Errors are one line, `demos-sim: error: …`: exit status 2 for "
+             "input that cannot be used, 1 when the system refuses.", "",
+             "| command | what it does |", "|---|---|"]
+    lines += [f"| [`{name}`](#{name}) | {text} |" for name, (text, _) in cmds.items()]
+    lines += ["", "## demos-sim", "", _fence(_help(ap)), ""]
+    for name, (_, p) in cmds.items():
+        lines += [f"## {name} {{#{name}}}", "", _fence(_help(p)), ""]
+    return "\n".join(lines)
+
+
+def command_help(name: str) -> str:
+    """``demos-sim NAME --help`` as a fenced block for a page, or a line saying that this
+    version of demos-sim has no such command."""
+    from demos_sim.cli import build_parser
+
+    cmds = commands(build_parser())
+    if name not in cmds:
+        return f"*This version of demos-sim has no `{name}` command yet.*"
+    return _fence(_help(cmds[name][1]))
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def variants_reference() -> str:
+    from demos_sim.game import GAMES, get_game
+
+    lines = ["# Rule variants", "",
+             "Every variant of RULES.md Part V, by game, as `demos-sim variants --game G` "
+             "lists it: the default (the contract's rule), where the rule acts (outside "
+             "that, every game is the same whatever its value, and `compare` refuses it), "
+             "and what it changes, with its rule ID. Written from the games' rules modules "
+             "when the site is built. Set one with `--set NAME=VALUE` or in an "
+             "experiment's `[variants]` or `[grid]` ([the experiment file]"
+             "(experiment-file.md)).", ""]
+    for name in GAMES:
+        g = get_game(name)
+        scope = getattr(g.rules, "SCOPE", {})
+        lines += [f"## {g.title or name}", "", f"`--game {name}`", "",
+                  "| variant | default | acts | what it changes (RULES.md) |",
+                  "|---|---|---|---|"]
+        helps = g.variant_help()
+        for v, default in g.variant_defaults().items():
+            shown = json.dumps(default) if not isinstance(default, str) else default
+            acts = scope[v][1] if v in scope else "everywhere"
+            lines.append(f"| `{v}` | `{_cell(shown)}` | {_cell(acts)} | {_cell(helps[v])} |")
+        trial = g.trial_rules()
+        if trial:
+            lines += ["", "Trial rules: not in the contract (game records refuse them), set "
+                      "with their own option (`--handicap-points N`) or `name = N` in an "
+                      "experiment file; default 0.", "",
+                      "| trial rule | what it changes |", "|---|---|"]
+            lines += [f"| `{t}` | {_cell(text)} |" for t, text in trial.items()]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def record_format(shared: Path | None = None) -> str:
+    """The record contract, ``GAME_RECORD.md`` of ``shared`` (default ``../shared``
+    beside the repository) when it is there, else a page naming it."""
+    shared = Path(shared) if shared is not None else ROOT.parent / "shared"
+    src = shared / "GAME_RECORD.md"
+    note = ("The contract every game record follows (`demos-sim record` writes it; "
+            "[auditing records](../how-to/audit-records.md) replays it). It lives "
+            "outside this repository, in the shared folder beside it "
+            "(`../shared/GAME_RECORD.md`, with its JSON Schema `game_record.schema.json`)")
+    if not src.is_file():
+        return ("# Game record format\n\n" + note + "; that folder was not there when this "
+                "site was built, so the contract is not copied here.\n")
+    text = src.read_text(encoding="utf-8")
+    head, _, rest = text.partition("\n")
+    if not head.startswith("# "):
+        head, rest = "# Game record format", text
+    return f"{head}\n\n!!! info \"Where this comes from\"\n\n    {note}; this page is a copy " \
+           f"made when the site was built.\n{rest}"
+
+
+def demo_output(results: Path | None = None) -> str:
+    """What ``make demo`` prints at the end of its run, read back from the committed
+    ``results/demo/`` (the same summary ``demos-sim run`` prints)."""
+    from types import SimpleNamespace
+
+    from demos_sim.runner.cli_cmds import print_summary
+    from demos_sim.runner.results import load_results
+
+    results = Path(results) if results is not None else ROOT / "results" / "demo"
+    head = ("# What make demo prints\n\n"
+            "The summary `demos-sim run experiments/demo.toml` printed for the committed run "
+            "(`results/demo/`), read back from its tables when this site was built:\n\n")
+    try:
+        meta, df, _ = load_results(results)
+    except Exception as e:             # no committed run: say so, never fail the site
+        return head.replace("read back", "to be read back") + f"*Not available: {e}*\n"
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        print_summary(SimpleNamespace(results=df, meta=meta, out="results/demo"))
+    return head + _fence(buf.getvalue()) + "\n"
+
+
+def generated(root: Path | None = None, shared: Path | None = None) -> dict[str, str | bytes]:
+    """Every generated page and file: ``{path in the site's docs folder: content}``."""
+    from demos_sim.report.docs_pages import pages
+
+    root = Path(root) if root is not None else ROOT
+    out: dict[str, str | bytes] = {
+        "reference/cli.md": cli_reference(),
+        "reference/variants.md": variants_reference(),
+        "reference/record-format.md": record_format(shared),
+        "start/demo-output.md": demo_output(root / "results" / "demo"),
+    }
+    out.update(pages(root / "results" / "analyses"))
+    return out
+
+
+if __name__ == "__main__":      # python -m demos_sim.docs_site: list what would be written
+    for path, content in generated().items():
+        print(f"{path}  {len(content):,} {'bytes' if isinstance(content, bytes) else 'chars'}")

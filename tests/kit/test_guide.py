@@ -88,7 +88,8 @@ def test_the_debugger_stop_is_inside_the_bot():
     assert start < line < end
 
 
-def test_the_readme_points_to_the_guide():
+def test_the_readme_and_the_policies_page_point_to_the_guide():
     readme = (ROOT / "README.md").read_text()
-    policies = readme.split("## Policies", 1)[1].split("\n## ", 1)[0]
-    assert "(docs/writing-a-bot.md)" in policies
+    assert "(docs/writing-a-bot.md)" in readme
+    policies = (ROOT / "docs" / "reference" / "policies.md").read_text()
+    assert "(../writing-a-bot.md)" in policies

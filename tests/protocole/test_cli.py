@@ -146,16 +146,17 @@ def test_policies_lists_protocole_policies(capsys):
     assert "greedy" in capsys.readouterr().out
 
 
-def test_readme_protocole_norm_selection_doctest():
-    """The README's Protocole Norm-selection examples run as written."""
+def test_protocole_page_norm_selection_doctest():
+    """The Protocole page's Norm-selection examples run as written."""
     import doctest
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("## Protocole"):]
+    page = Path(__file__).resolve().parents[2] / "docs" / "reference" / "protocole.md"
+    text = page.read_text()
+    section = text[text.index("## Norm selection"):]
     block = re.search(r"```python\n(>>> .*?)```", section, re.S).group(1)
-    test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+    test = doctest.DocTestParser().get_doctest(block, {}, "protocole.md", str(page), 0)
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 3

@@ -224,8 +224,8 @@ PROTOCOLE_TABLE = "| step | Protocole each 4p | Protocole all together, level 2 
 @pytest.mark.parametrize("folder, column, table", [
     ("demos-4p", 1, DEMOS_TABLE), ("demos-2v2", 2, DEMOS_TABLE),
     ("protocole-each-4p", 1, PROTOCOLE_TABLE), ("protocole-coop-l2-4p", 2, PROTOCOLE_TABLE)])
-def test_committed_traces_match_the_readme_and_make_skill(folder, column, table):
-    """results/skill/<folder>/skill.json is what the README's table quotes (3 decimals,
+def test_committed_traces_match_the_skill_page_and_make_skill(folder, column, table):
+    """results/skill/<folder>/skill.json is what the skill page's table quotes (3 decimals,
     bold where significant, the depth, the gap to the omniscient ceiling) and was made by
     the command `make skill` runs."""
     import re
@@ -233,8 +233,8 @@ def test_committed_traces_match_the_readme_and_make_skill(folder, column, table)
 
     root = Path(__file__).resolve().parents[2]
     t = json.loads((root / "results" / "skill" / folder / "skill.json").read_text())
-    readme = (root / "README.md").read_text()
-    whole = readme[readme.index("### How strong are the bots? The skill trace"):]
+    page = (root / "docs" / "method" / "skill.md").read_text()
+    whole = page[page.index("## How strong are the bots? The skill trace"):]
     section = whole[whole.index(table):]
     num = lambda x: f"{x:+.3f}".replace("-", "−")       # noqa: E731
     for s in t["steps"]:

@@ -37,6 +37,7 @@ class Part:
 @dataclass(frozen=True)
 class Question:
     slug: str
+    board: str                          # its row of the report's verdict board (key)
     title: str                          # the designer's question, as the page's title
     parts: tuple[Part, ...]
     plots: tuple[str, ...]              # "<analysis>/<file>.png", the key plot first
@@ -44,45 +45,45 @@ class Question:
 
 
 QUESTIONS: tuple[Question, ...] = (
-    Question("team-modes", "Are the team modes fair?", (Part("teams"),),
+    Question("team-modes", "teams", "Are the team modes fair?", (Part("teams"),),
              ("teams/sides.png", "teams/unfairness.png", "teams/decided_2v2p1.png",
               "teams/pairs.png"),
              "Whether 2v2, 2v3 and 2v2+1 give each side and each seat its fair part of the "
              "won games, and what change comes closest to fair where they do not."),
-    Question("veto", "What is the veto worth?", (Part("veto"),),
+    Question("veto", "veto", "What is the veto worth?", (Part("veto"),),
              ("veto/veto_heatmap.png", "veto/veto_value.png", "veto/veto_dilemma.png",
               "veto/team_vetoes.png", "veto/veto_round.png"),
              "What holding a veto (D3.4.1) adds to a seat's win share, to the tuned player, "
              "and whether everyone vetoing leaves a seat worse off."),
-    Question("media", "What does the Media change?", (Part("media"),),
+    Question("media", "media", "What does the Media change?", (Part("media"),),
              ("media/swing.png", "media/media_dilemma.png", "media/swing_seats.png",
               "media/targeted.png", "media/variants.png"),
              "What the Media (D6) does to games without a winner, what it is worth to the "
              "player who plays it, and whether it is a social dilemma."),
-    Question("carre-and-points", "What do the Carré and the point values change?",
+    Question("carre-and-points", "carre", "What do the Carré and the point values change?",
              (Part("tuning"),),
              ("tuning/tuning_tradeoff.png", "tuning/tuning_importance.png",
               "tuning/tuning_main_effects.png"),
              "What the Carré's points (D4) and the other point values move, and which point "
              "values the tuner found closest to seat parity."),
-    Question("seat-advantage", "Does the seat matter?", (Part("game_shape"),),
+    Question("seat-advantage", "seats", "Does the seat matter?", (Part("game_shape"),),
              ("game_shape/seat_heatmap.png", "game_shape/seat_share.png",
               "game_shape/seat_vs_skill.png", "game_shape/game_shape.png"),
              "Whether the first dealer or any other seat wins more or less than its share, "
              "and what a game looks like: its length and the games without a winner."),
-    Question("protocole-levels", "Is each Protocole level harder than the one below?",
+    Question("protocole-levels", "levels", "Is each Protocole level harder than the one below?",
              (Part("protocole_levels"),),
              ("protocole_levels/difficulty_curves.png", "protocole_levels/outcomes.png",
               "protocole_levels/seat_edge.png", "protocole_levels/variants.png"),
              "How often a table wins each level of all together (P5), how games are lost, "
              "and the first Initiative's edge each for themselves (P4)."),
-    Question("assemblee-collapse", "When does L'Assemblée's city collapse?",
+    Question("assemblee-collapse", "assemblee", "When does L'Assemblée's city collapse?",
              (Part("assemblee"),),
              ("assemblee/collapse_by_players.png", "assemblee/public_goods_10p.png",
               "assemblee/collapse_events.png", "assemblee/tuning.png"),
              "How often the city collapses (A5.3), whether free riding pays, and which "
              "collapse threshold gives a chosen collapse rate."),
-    Question("what-to-change", "What should change?",
+    Question("what-to-change", "change", "What should change?",
              (Part("teams", ("confirm",)), Part("tuning"), Part("variants"),
               Part("assemblee", ("tune_best",))),
              ("variants/variant_effects.png", "teams/pairs.png"),
@@ -98,6 +99,34 @@ METHOD_LINKS = ("How the figures are made and read: [the statistics](../method/s
 
 
 # ------------------------------------------------------------------------ reading
+def board(out: Path, prefix: str) -> dict:
+    """The verdict board's rows by key (:mod:`demos_sim.report.board`, the report's first
+    screen), or nothing where this version has no board or it cannot read the tables: the
+    pages then open with the findings alone."""
+    try:
+        from demos_sim.report import board as B
+
+        return {r.key: (r, B) for r in B.board_rows(out, prefix)}
+    except (ImportError, AttributeError, KeyError, ValueError, TypeError):
+        return {}
+
+
+def _glance(row, B) -> list[str]:
+    """A board row as the page's first lines: its lights, its sentence, the chance a group
+    would notice it, and its plot (inline SVG)."""
+    try:
+        lights = ", ".join((f"{li.label}: " if li.label else "") + f"**{li.word}**"
+                           for li in row.lights)
+        noticed = (f" A group playing {B.GROUP_GAMES} games would notice it with probability "
+                   f"{100 * row.noticed:.0f}% ({row.noticed_what}).")
+        plot = B.svg(row)
+    except (AttributeError, KeyError, ValueError, TypeError):
+        return []
+    return ['!!! success "At a glance"' if not any(li.tone == "bad" for li in row.lights)
+            else '!!! failure "At a glance"', "", _indent(f"{lights}. {row.sentence}{noticed}"),
+            "", _indent(f'<div class="board-plot">{plot}</div>'), ""]
+
+
 def _section(out: Path, name: str) -> dict | None:
     p = out / name / "section.json"
     if not p.exists():
@@ -179,8 +208,10 @@ def carre_table(out: Path) -> str | None:
 
 # ------------------------------------------------------------------------ the pages
 def _page(q: Question, out: Path, found: dict[str, F.Finding], prefix: str,
-          files: set[str]) -> str:
+          files: set[str], rows: dict) -> str:
     lines = [f"# {q.title}", "", q.lead, ""]
+    if q.board in rows:
+        lines += _glance(*rows[q.board])
     said = [s for part in q.parts for s in _statements(found, part)]
     if said:
         lines += ['!!! abstract "The answer"', ""]
@@ -224,13 +255,22 @@ def _page(q: Question, out: Path, found: dict[str, F.Finding], prefix: str,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def index(qs: tuple[Question, ...] = QUESTIONS) -> str:
+def index(qs: tuple[Question, ...] = QUESTIONS, rows: dict | None = None) -> str:
     lines = ["# The designer's questions", "",
              "One page per question, each written by the site's build from the committed "
              "analyses in `results/analyses/` (`make analyses` remeasures them; no figure "
              "on these pages is typed). The README's *What we found* and the analyses "
              "report's summary say the same sentences.", ""]
-    lines += [f"- [{q.title}]({q.slug}.md): {q.lead}" for q in qs]
+    for q in qs:
+        row = (rows or {}).get(q.board)
+        verdict = ""
+        if row is not None:
+            try:
+                verdict = (" " + ", ".join((f"{li.label}: " if li.label else "") + f"**{li.word}**"
+                                           for li in row[0].lights) + ". " + row[0].sentence)
+            except (AttributeError, KeyError, TypeError):
+                verdict = ""
+        lines.append(f"- [{q.title}]({q.slug}.md){verdict or ': ' + q.lead}")
     return "\n".join(lines) + "\n"
 
 
@@ -241,9 +281,10 @@ def pages(out: str | Path, prefix: str = "results/analyses") -> dict[str, str | 
     out = Path(out)
     found = {f.section: f for f in F.build(out, prefix)} if out.exists() else {}
     files: set[str] = set()
-    result: dict[str, str | bytes] = {"questions/index.md": index()}
+    rows = board(out, prefix) if out.exists() else {}
+    result: dict[str, str | bytes] = {"questions/index.md": index(QUESTIONS, rows)}
     for q in QUESTIONS:
-        result[f"questions/{q.slug}.md"] = _page(q, out, found, prefix, files)
+        result[f"questions/{q.slug}.md"] = _page(q, out, found, prefix, files, rows)
     for s in found.values():
         for st in s.statements:
             if st.source.startswith(prefix + "/"):

@@ -48,7 +48,8 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
-def _add_game_args(p: argparse.ArgumentParser, games_help: str = "games to play"):
+def _add_game_args(p: argparse.ArgumentParser, games_help: str = "games to play",
+                   set_help: str | None = None):
     p.add_argument("--game", default="demos", help=f"one of {', '.join(GAMES)}")
     p.add_argument("--rules", default=None, help="DĒMOS: full (default) or simplified (D1)")
     p.add_argument("--mode", default=None,
@@ -74,8 +75,8 @@ def _add_game_args(p: argparse.ArgumentParser, games_help: str = "games to play"
                         "DĒMOS greedy; Protocole cautious in each, convention in coop; "
                         "L'Assemblée civic)")
     p.add_argument("--set", action="append", metavar="VARIANT=VALUE", default=[],
-                   help="variant of RULES.md Part V (VALUE read as JSON when it parses); "
-                        "`demos-sim variants --game G` lists them")
+                   help=set_help or "variant of RULES.md Part V (VALUE read as JSON when it "
+                                    "parses); `demos-sim variants --game G` lists them")
     p.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
                    help="import a module that registers extra policies (repeatable)")
 
@@ -88,6 +89,17 @@ def _config(args):
     """The configuration of ``--game`` from the command line (one-line errors)."""
     return _game(args).config_from_options({k: getattr(args, k) for k in CLI_SETTINGS},
                                            args.players, parse_set(args.set))
+
+
+def _settings(args) -> dict:
+    """The game settings given on the command line (``--mode``, ``--handicap-points`` …);
+    one that does not apply to ``--game`` is refused with one line."""
+    game = _game(args)
+    settings = {k: getattr(args, k) for k in CLI_SETTINGS if getattr(args, k) is not None}
+    for key in settings:
+        if key not in game.settings:
+            raise ConfigError(f"--{key} does not apply to {game.title}")
+    return settings
 
 
 def _specs(args, config):
@@ -130,10 +142,7 @@ def cmd_compare(args) -> int:
     hw = args.half_width
     if hw is not None and not (hw > 0 and math.isfinite(hw)):
         raise ConfigError(f"--half-width must be a finite number > 0, got {hw}")
-    settings = {k: getattr(args, k) for k in CLI_SETTINGS if getattr(args, k) is not None}
-    for key in settings:
-        if key not in game.settings:
-            raise ConfigError(f"--{key} does not apply to {game.title}")
+    settings = _settings(args)
     for option, items in (("--set", args.set), ("--against-set", args.against_set)):
         variants = parse_set(items)
         config = game.config_from_options({k: getattr(args, k) for k in CLI_SETTINGS},
@@ -159,6 +168,92 @@ def cmd_compare(args) -> int:
                           "git_revision": w.run.meta["git_revision"]}, default=str))
     else:
         print(format_whatif(w, game.title))
+    return 0
+
+
+def _workers(args) -> None:
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+
+
+def cmd_sweep(args) -> int:
+    """A numeric setting played at several values on the same deals: verdict, table, plot."""
+    from pathlib import Path
+
+    from demos_sim.analysis.core.plotting import png_bytes
+    from demos_sim.analysis.core.sweep import (format_sweep, plan_sweep, plot_sweep,
+                                               provenance_table, run_sweep, split_sets)
+    from demos_sim.runner.store import atomic_write_bytes, atomic_write_text
+
+    game = _game(args)
+    _workers(args)
+    for plugin in args.plugin:
+        game.load_plugin(plugin)
+    name, values, fixed = split_sets(parse_set(args.set))
+    plan = plan_sweep(args.game, name, values, _settings(args), args.players, fixed,
+                      policies=args.policies.split(",") if args.policies else None,
+                      games=args.games, seed=args.seed, plugins=tuple(args.plugin),
+                      allow_reference=args.allow_reference)
+    out = Path(args.out) if args.out else Path("results") / f"sweep-{name}"
+    sw = run_sweep(plan, out=out, workers=args.workers, quiet=args.json)
+    cfg = plan.experiment.points[0].config
+    where = " ".join(f"{v}" for k, v in game.describe(cfg).items()
+                     if k in ("rules", "mode", "level") and v is not None)
+    title = (f"{game.title} {where}, {game.players_of(cfg)} players, "
+             f"{','.join(dict.fromkeys(plan.policies))}")
+    prov = provenance_table(sw.table, sw.run.meta, game.name)
+    fig = plot_sweep(sw.table, f"{title}: {name} on the same {sw.games:,} deals a value "
+                               "(95% bands)")
+    atomic_write_bytes(out / "sweep.png", png_bytes(fig))
+    atomic_write_text(out / "sweep.csv", prov.to_csv(index=False))
+    if args.json:
+        print(json.dumps({"game": game.name, "setting": name, "values": plan.values,
+                          "reference": plan.ref_value, "games": sw.games, "seed": args.seed,
+                          "rows": sw.table.to_dict(orient="records"),
+                          "contract": sw.run.meta["contract"],
+                          "version": sw.run.meta["version"],
+                          "git_revision": sw.run.meta["git_revision"],
+                          "plot": str(out / "sweep.png"), "csv": str(out / "sweep.csv")},
+                         default=str))
+    else:
+        print(format_sweep(sw.table, title))
+        print(f"wrote {out / 'sweep.png'} and {out / 'sweep.csv'} (the run is in {out}: "
+              f"`demos-sim report {out}` draws the same curves)")
+    return 0
+
+
+def cmd_solve(args) -> int:
+    """The smallest value of a numeric setting that meets a fairness target."""
+    from demos_sim.analysis.core.solve import (format_solution, parse_bounds, parse_target,
+                                               solution_dict, solve)
+
+    game = _game(args)
+    _workers(args)
+    for plugin in args.plugin:
+        game.load_plugin(plugin)
+    target = parse_target(args.target)
+    bounds = parse_bounds(args.range) if args.range is not None else None
+    if args.confirm_games is not None and args.confirm_games < 1:
+        raise ConfigError(f"--confirm-games must be at least 1, got {args.confirm_games}")
+    if args.confirm_games is not None:
+        from demos_sim.sim_common import check_games
+        check_games(args.confirm_games)
+    progress = None
+    if not args.json:
+        def progress(p):
+            print(f"  {args.over} = {p.value}: {p.verdict} ({p.games:,} games, seed {p.seed}, "
+                  f"{p.wall_s:.1f} s)", file=sys.stderr, flush=True)
+    sol = solve(args.game, args.over, target, _settings(args), args.players,
+                parse_set(args.set),
+                policies=args.policies.split(",") if args.policies else None,
+                games=args.games, seed=args.seed, bounds=bounds,
+                confirm_games=args.confirm_games, workers=args.workers,
+                plugins=tuple(args.plugin), allow_reference=args.allow_reference,
+                on_probe=progress)
+    if args.json:
+        print(json.dumps(solution_dict(sol), default=str))
+    else:
+        print(format_solution(sol, game.title))
     return 0
 
 
@@ -256,6 +351,88 @@ def build_parser() -> argparse.ArgumentParser:
                     help="accept a reference policy (omniscient: sees every hidden card, "
                          "exempt from M2), refused otherwise")
     cp.set_defaults(func=cmd_compare)
+    wp = sub.add_parser(
+        "sweep", help="one numeric rule at several values on the same deals: what it moves, "
+                      "as curves",
+        description="Play the game at every value of one numeric rule — a variant such as "
+                    "carre_points, max_rounds or team_vetoes, or a trial rule such as "
+                    "handicap_points — on the same deals, and print what each value changes "
+                    "against the rule's default (or the first value when the default is not "
+                    "swept): each seat's or side's win share, games without a winner, the "
+                    "Carré's share of round wins (DĒMOS), game length in rounds and points, "
+                    "each with its 95% interval. A verdict sentence first, then the table "
+                    "(shares in %, their changes in pp: percentage points; * marks a change "
+                    "beyond chance, Holm over every change). Writes sweep.png (the changes "
+                    "against the value, with 95% bands) and sweep.csv (every figure with the "
+                    "seed, the configuration, the rules contract, the version and the git "
+                    "revision) into --out, with the run itself: run the same command again "
+                    "and it resumes; `demos-sim report OUT` draws the same curves. Example: "
+                    "demos-sim sweep --set carre_points=20:60:10 --games 20000",
+        formatter_class=_Help)
+    _add_game_args(wp, games_help="games played at each value, on the same deals for every "
+                                  "value",
+                   set_help="the rule to sweep, written NAME=START:STOP:STEP (20:60:10 is 20, "
+                            "30, 40, 50, 60) or NAME=A,B,C; any other --set NAME=VALUE is "
+                            "fixed for every value. `demos-sim variants --game G` lists the "
+                            "rules; the numeric ones can be swept")
+    wp.set_defaults(games=10000)
+    wp.add_argument("--out", metavar="DIR", default=None,
+                    help="folder for the run, sweep.png and sweep.csv (default: "
+                         "results/sweep-NAME)")
+    wp.add_argument("--workers", type=int, default=1,
+                    help="worker processes (about one per CPU core; the same numbers for any "
+                         "count)")
+    wp.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout instead of the text (shares and their "
+                         "changes as fractions from 0 to 1, not %% and pp)")
+    wp.add_argument("--allow-reference", action="store_true",
+                    help="accept a reference policy (omniscient: sees every hidden card), "
+                         "refused otherwise")
+    wp.set_defaults(func=cmd_sweep)
+    sv = sub.add_parser(
+        "solve", help="the smallest value of a numeric rule that makes a mode fair",
+        description="Find the smallest value of one numeric rule (--over) that meets a "
+                    "fairness target (--target), e.g. the handicap that makes 2v2+1 fair: "
+                    "demos-sim solve --target \"2v2+1 fair\" --over handicap_points. Fair "
+                    "means every side's share of the games that had a winner lies within the "
+                    "margin (default ±1 pp) of its fair share — per side, 1/K of the won "
+                    "games for K sides (2v2+1: a third each, the Independent included); per "
+                    "seat, its seats' share of the table (2v2+1: 2/5, 2/5, 1/5) — shown by "
+                    "the equivalence test of the analyses (TOST: the 90% interval inside the "
+                    "margin). The search plays values on the same deals, galloping up from "
+                    "the lowest value the rules allow (or --range) and then halving the last "
+                    "step (about 2·log2(answer) values); it assumes the rule helps the side "
+                    "that is behind at the lowest value more as it grows. The value found is "
+                    "played again on fresh deals (a new seed) and reported with every side's "
+                    "share, its 95% interval and verdict. When no value meets the target it "
+                    "says so and names the side that prevents it.",
+        formatter_class=_Help)
+    _add_game_args(sv, games_help="games played at each value tried, on the same deals "
+                                  "for every value")
+    sv.set_defaults(games=50000)
+    sv.add_argument("--target", required=True,
+                    help="what to reach: '[MODE] fair [per side|per seat] [within N pp]', "
+                         "e.g. '2v2+1 fair', '2v3 fair per seat', '2v2+1 fair within 2 pp' "
+                         "(MODE sets --mode; per side and 1 pp unless given)")
+    sv.add_argument("--over", required=True, metavar="RULE",
+                    help="the numeric rule to search: a variant (team_vetoes, carre_points …) "
+                         "or a trial rule (handicap_points, handicap_vetoes)")
+    sv.add_argument("--range", default=None, metavar="LO:HI",
+                    help="search only from LO to HI (default: every value the rules allow, "
+                         "e.g. 0 to 1,000,000 points)")
+    sv.add_argument("--confirm-games", type=int, default=None,
+                    help="games played on fresh deals at the value found (default: twice "
+                         "--games)")
+    sv.add_argument("--workers", type=int, default=1,
+                    help="worker processes (about one per CPU core; the same numbers for any "
+                         "count)")
+    sv.add_argument("--json", action="store_true",
+                    help="one JSON object on stdout instead of the text (shares as "
+                         "fractions from 0 to 1)")
+    sv.add_argument("--allow-reference", action="store_true",
+                    help="accept a reference policy (omniscient: sees every hidden card), "
+                         "refused otherwise")
+    sv.set_defaults(func=cmd_solve)
     rp = sub.add_parser("record", help="write game records (GAME_RECORD.md) as JSON Lines")
     _add_game_args(rp)
     rp.add_argument("--out", required=True, help="the .jsonl file to write")

@@ -9,6 +9,11 @@ Reads what ``demos-sim run`` wrote (``meta.json``, ``results.parquet``,
   reference point with their 95% CIs (when the grid has more than one point);
 - ``plots/points.png`` and ``plots/rounds.png``: distributions of final points (all
   seats) and of game length, one line per grid point;
+- ``plots/sweep_<key>.png`` for every grid key that sweeps a whole number (the other keys
+  at the reference point's values): what it changes against its value — win share by
+  seat or side, no winner, the Carré's share of round wins, game length, points — as
+  paired differences from the reference with 95% bands, the curve of ``demos-sim sweep``
+  (:func:`demos_sim.analysis.core.sweep.plot_sweep`), with its verdict among the answers;
 - ``report.md`` (links the PNGs) and ``report.html`` (the same content, PNGs embedded
   with a small palette, tables collapsed with a CSV download each), both stamped with
   rules contract, seed, games, version and git revision at the top. The page opens with
@@ -33,6 +38,7 @@ import numpy as np
 
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.plotting import panels, png_bytes
+from demos_sim.analysis.core.sweep import grid_sweeps, plot_sweep, verdict
 from demos_sim.report.markup import (csv_data_uri, html_details, html_figure, html_page,
                                      html_table, md_table, text)
 from demos_sim.runner.results import load_results
@@ -282,6 +288,15 @@ def build_report(results_dir: str | Path, out: str | Path | None = None) -> tupl
     if (hist["metric"] == "rounds").any():
         plots.append(("rounds.png", "Distribution of game length",
                       _hist_plot(meta, hist, "rounds", "rounds")))
+    sweeps = grid_sweeps(meta, df)
+    blocks = len({p["block"] for p in meta["points"]})
+    for key, players, t in sweeps:
+        suffix = f"_{players}p" if blocks > 1 else ""
+        plots.append((f"sweep_{key}{suffix}.png",
+                      f"What {key} changes, against its value: paired differences from "
+                      f"{key} = {t[t['reference']]['value'].iloc[0]} on the same deals, 95% "
+                      f"bands ({players} players)",
+                      png_bytes(plot_sweep(t))))
     for name, _, png in plots:
         atomic_write_bytes(out / "plots" / name, png)
 
@@ -289,7 +304,9 @@ def build_report(results_dir: str | Path, out: str | Path | None = None) -> tupl
     title = f"Experiment {exp['name']}"
     stamp = _stamp(meta)
     win, other = _tables(meta, df)
-    summary = _summary(meta, df)
+    summary = _summary(meta, df) + [
+        f"<b>{players} players, sweep of {html.escape(key)}</b>: {html.escape(verdict(t))}"
+        for key, players, t in sweeps]
 
     md = [f"# {title}", "", text(_stamp_line(meta)), ""]
     if exp["description"]:

@@ -474,13 +474,14 @@ def parse_experiment(text: str, path: str | Path, bot: str | None = None) -> Exp
 def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: int, seed: int,
                   plugins: tuple[str, ...] = (), name: str = "simulate",
                   values: list[dict] | None = None,
-                  metrics: tuple[str, ...] | None = None) -> Experiment:
+                  metrics: tuple[str, ...] | None = None, ref: int = 0) -> Experiment:
     """An experiment built in code rather than read from a file: one block of the given
     ``points`` — ``[(label, configuration, policy specs by seat), …]``, validated by the
-    caller — all with the same player count; the first is the reference of the others
-    (paired on the same deals). ``values`` gives each point's grid values (default
-    ``{"point": label}``). ``demos-sim simulate`` is such an experiment of one point,
-    ``demos-sim compare`` one of two. ``metrics``: the quantities reported (default all)."""
+    caller — all with the same player count; point ``ref`` (the first unless given) is the
+    reference of the others (paired on the same deals). ``values`` gives each point's grid
+    values (default ``{"point": label}``). ``demos-sim simulate`` is such an experiment of
+    one point, ``demos-sim compare`` one of two, ``demos-sim sweep`` one of a value each.
+    ``metrics``: the quantities reported (default all)."""
     ad = get_game(game)
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
@@ -489,12 +490,14 @@ def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: in
     if len(players) != 1:
         raise ConfigError("the points of one comparison must have the same player count")
     n = players.pop()
+    if not 0 <= ref < len(points):
+        raise ConfigError(f"the reference point {ref} is not one of the {len(points)} points")
     values = values or [{"point": label} for label, _, _ in points]
     pts = []
     for i, (label, config, specs) in enumerate(points):
         specs = list(specs) * n if len(specs) == 1 else list(specs)
         pts.append(Point(i, 0, n, values[i], label, config, tuple(specs),
-                         None if i == 0 else 0))
+                         None if i == ref else ref))
     doc = {"game": game, "seed": seed, "games": games, "plugins": list(plugins),
            "points": [{"label": p.label, "config": ad.describe(p.config),
                        "policies": list(p.policies)} for p in pts]}
@@ -502,5 +505,5 @@ def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: in
     metrics = tuple(q.name for q in ad.quantities if metrics is None or q.name in metrics)
     keys = tuple(values[0]) if len(pts) > 1 else ()
     return Experiment(f"<{name}>", name, "", text, doc, ad.name, ad, seed, games, None,
-                      metrics, keys, pts, [Block(0, n, tuple(range(len(pts))), 0)],
+                      metrics, keys, pts, [Block(0, n, tuple(range(len(pts))), ref)],
                       tuple(plugins), {})

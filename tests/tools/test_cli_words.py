@@ -67,7 +67,8 @@ def test_variants_names_every_command_that_takes_set(capsys):
     assert main(["variants", "--game", "protocole"]) == 0
     out = capsys.readouterr().out
     # the commands with a --set option, written out by hand
-    assert ("--set NAME=VALUE (simulate, compare, record, tournament, skill, tune-bot)"
+    assert ("--set NAME=VALUE (simulate, compare, sweep, solve, record, tournament, skill, "
+            "tune-bot)"
             in out)
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import math
 import re
 import secrets
@@ -55,8 +56,8 @@ from starlette.staticfiles import StaticFiles
 from demos_sim import ConfigError
 from demos_sim.explorer import charts
 from demos_sim.explorer.engine import HEARTBEAT_S, Engine, Job, replay_limit_message
-from demos_sim.explorer.form import (Setup, policy_names, read_form, setting_fields, to_toml,
-                                     variant_fields)
+from demos_sim.explorer.form import (Setup, bots, read_form, read_settings, rule_groups,
+                                     setting_fields, to_toml)
 from demos_sim.game import GAMES, get_game
 
 HERE = Path(__file__).resolve().parent
@@ -206,38 +207,44 @@ def _error(message: str) -> HTMLResponse:
 
 
 # ---------------------------------------------------------------- the form
+# query keys that are not form fields (the URL of a shared page)
+NOT_FIELDS = ("sid", "run")
+
+
 def _seats(game: str, form) -> tuple[int | None, str]:
     """Seats of the setup in ``form`` (None and the reason when it is not valid yet)."""
     g = get_game(game)
     try:
-        settings = {}
-        for f in setting_fields(g):
-            raw = str(form.get(f.name, "") or "").strip()
-            if raw:
-                settings[f.name] = g.check_setting(f.name, int(raw) if f.name == "level"
-                                                   and raw.isdigit() else raw)
+        settings = read_settings(g, form)
         raw = str(form.get("players", "") or "").strip()
-        players = int(raw) if raw else None
+        try:
+            players = int(raw) if raw else None
+        except ValueError:
+            raise ConfigError(f"players must be a whole number, got {raw!r}") from None
         return g.players_of(g.make_config(settings, players, {})), ""
-    except (ConfigError, ValueError) as e:
+    except ConfigError as e:
         return None, str(e)
 
 
-def _setup_context(game: str, sid: str) -> dict:
-    g = get_game(game)
-    n, _ = _seats(game, {})
-    return {"sid": sid, "games": {name: get_game(name).title for name in GAMES},
-            "game": g.name, "title": g.title, "settings": setting_fields(g),
-            "variants": variant_fields(g), "policies": policy_names(g), "seats": n,
-            "seat_error": "", "default_players": n}
+def _values(form) -> dict:
+    """The form's values as the page was asked for (a shared link's query string)."""
+    return {k: str(form.get(k, "") or "") for k in form.keys() if k not in NOT_FIELDS}
 
 
-def _seats_context(form) -> dict:
-    game = str(form.get("game", "demos"))
+def _seats_context(game: str, form) -> dict:
     g = get_game(game)
     n, err = _seats(game, form)
-    keep = {k: str(form.get(k, "") or "") for k in form.keys()}
-    return {"policies": policy_names(g), "seats": n, "seat_error": err, "values": keep}
+    return {"bots": {b.name: b for b in bots(g)}, "seats": n, "seat_error": err,
+            "values": _values(form)}
+
+
+def _setup_context(game: str, sid: str, form=None) -> dict:
+    g = get_game(game)
+    form = form if form is not None else {}
+    return {"sid": sid, "games": {name: get_game(name).title for name in GAMES},
+            "game": g.name, "title": g.title, "settings": setting_fields(g),
+            "groups": rule_groups(g), "default_players": _seats(game, {})[0],
+            **_seats_context(game, form)}
 
 
 # ---------------------------------------------------------------- the results
@@ -339,6 +346,42 @@ def _results_context(job: Job | None, sid: str) -> dict:
     return ctx
 
 
+# ---------------------------------------------------------------- downloads
+def result_document(job: Job) -> dict:
+    """A what-if's result as a download: the setup (seed, configuration, bots of both
+    sides), the contract and simulator versions, the games played, and every row of the
+    comparison (shares and their differences as fractions, as ``compare --json``)."""
+    from demos_sim import __version__
+    from demos_sim.provenance import CONTRACT, git_revision
+
+    return {"contract": CONTRACT, "version": __version__, "git_revision": git_revision(),
+            "state": job.state, "games": job.games, "reference": job.reference,
+            "change": job.change, "setup": job.setup.describe(),
+            "units": "shares and their differences are fractions (0.01 = 1 pp)",
+            "rows": job.rows}
+
+
+CSV_HEAD = ("contract", "version", "game", "seed", "games", "reference", "change")
+
+
+def result_csv_text(job: Job) -> str:
+    """The rows of :func:`result_document` as CSV, each with the seed, the contract and
+    the two setups, and the whole configuration as JSON in a ``setup`` column."""
+    import csv
+    import io
+
+    doc = result_document(job)
+    cols = list(job.rows[0]) if job.rows else []
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow([*CSV_HEAD, *cols, "setup"])
+    setup = json.dumps(doc["setup"], sort_keys=True, default=str)
+    for r in job.rows:
+        w.writerow([doc["contract"], doc["version"], job.setup.game, job.setup.seed,
+                    job.games, job.reference, job.change, *(r[c] for c in cols), setup])
+    return out.getvalue()
+
+
 # ---------------------------------------------------------------- routes
 async def _sample_game(job: Job) -> str:
     """Wait for the sample game ``job`` without holding the server; "" when it has its
@@ -375,7 +418,10 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         game = request.query_params.get("game", "demos")
         if game not in GAMES:
             game = "demos"
-        return _html("page.html", **_setup_context(game, sid))
+        # a shared link: the form as its query string says (read on load), run at once
+        # when it says run=1
+        return _html("page.html", **_setup_context(game, sid, request.query_params),
+                     autorun=request.query_params.get("run") == "1")
 
     async def setup(request: Request):
         game = request.query_params.get("game", "demos")
@@ -388,9 +434,10 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
 
     async def seats(request: Request):
         form = request.query_params
-        if str(form.get("game", "")) not in GAMES:
+        game = str(form.get("game", ""))
+        if game not in GAMES:
             return _error("unknown game")
-        return _html("seats.html", **_seats_context(form))
+        return _html("seats.html", **_seats_context(game, form))
 
     async def run(request: Request):
         form = await request.form()
@@ -405,11 +452,31 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
             sess = ex().open(sid)
         except ConfigError as e:
             return _html("results.html", **_results_context(old and old.job, sid),
-                         error=str(e))
+                         error=str(e), oob=True)
         if sess.job is not None:
             sess.job.cancel("a new run from the same page")
         sess.job = ex().engine.submit(setup_)
-        return _html("results.html", **_results_context(sess.job, sid))
+        return _html("results.html", **_results_context(sess.job, sid), oob=True)
+
+    def _result(request: Request) -> Job | None:
+        sess, _ = _known(request.query_params.get("sid", ""))
+        job = sess and sess.job
+        return job if job is not None and job.rows else None
+
+    async def result_json(request: Request):
+        job = _result(request)
+        if job is None:
+            return PlainTextResponse("no result yet: run a what-if first\n", status_code=404)
+        return Response(json.dumps(result_document(job), indent=1, default=str),
+                        media_type="application/json", headers={
+                            "Content-Disposition": 'attachment; filename="whatif.json"'})
+
+    async def result_csv(request: Request):
+        job = _result(request)
+        if job is None:
+            return PlainTextResponse("no result yet: run a what-if first\n", status_code=404)
+        return Response(result_csv_text(job), media_type="text/csv", headers={
+            "Content-Disposition": 'attachment; filename="whatif.csv"'})
 
     def _known(sid: str) -> tuple[Session | None, str]:
         """The page's session (None when it has none) and the id to write back."""
@@ -484,6 +551,7 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         Route("/stop", stop, methods=["POST"]), Route("/export", export, methods=["POST"]),
         Route("/export.toml", export_file, methods=["POST"]),
         Route("/replay", replay, methods=["POST"]),
+        Route("/result.json", result_json), Route("/result.csv", result_csv),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ], exception_handlers={Exception: on_error}, lifespan=lifespan,
         middleware=[Middleware(SameOrigin, host=host, port=port)])

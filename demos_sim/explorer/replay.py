@@ -1,10 +1,21 @@
 """A sample game as a readable round-by-round replay, written from its game record
-(GAME_RECORD.md, contract 2): what each seat did, who won the round, the scores, and how
-the game ended. Nothing is replayed here: every line reads a field of the record.
+(GAME_RECORD.md, contract 2): each player's hand, what each seat did, who won the round,
+the scores, how the game ended, and the round where it swung. Every line reads a field
+of the record; a DĒMOS replay also lists every decision with the bot's reason
+(:mod:`demos_sim.explorer.decisions`, the same game played again with its decisions kept).
+
+*The swing* (:func:`swing`): the round whose result last changed the lead — after each
+round the leaders are the seats with the most points so far (DĒMOS cumulative points,
+D4; Protocole points, each mode; L'Assemblée renown + ⌊gold / 3⌋, A10); the swing is the
+last round after which the leaders differ from those before it, so that from then on the
+same seats lead to the end. It is named with the eventual winner: in DĒMOS the election
+goes by the trios' harmony first (D7.3), so the points leader need not win, and the
+replay says so.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -19,6 +30,12 @@ class Replay:
     header: list[str] = field(default_factory=list)
     rounds: list[tuple[str, list[str]]] = field(default_factory=list)
     final: list[str] = field(default_factory=list)
+    hands: list[list[str]] = field(default_factory=list)        # by round: "seat 0: …"
+    decisions: list[list[dict]] = field(default_factory=list)   # by round (DĒMOS)
+    scores: list[list[int | None]] = field(default_factory=list)  # the lead's score by round
+    winners: list[int] = field(default_factory=list)
+    swing_round: int | None = None                              # 0-based
+    swing_text: str = ""
 
 
 def _seat(s) -> str:
@@ -79,7 +96,10 @@ def _demos(r: dict) -> Replay:
         if rd["reveals"]:
             lines.append("revealed by a Carré (D4.6): " + ", ".join(
                 f"{_seat(x['seat'])} {_dcard(x['figure'])}" for x in rd["reveals"]))
+        rep.hands.append([f"{_seat(seat)}: {_dcards(cs)}"
+                          for seat, cs in sorted(rd.get("hands", {}).items(), key=lambda x: int(x[0]))])
         total = [t + p for t, p in zip(total, rd["points"])]
+        rep.scores.append(list(total))
         lines.append("points this round " + " · ".join(map(str, rd["points"]))
                      + "   (total " + " · ".join(map(str, total)) + ")")
         rep.rounds.append((f"Round {i + 1} — dealer {_seat(rd['dealer'])}", lines))
@@ -107,6 +127,7 @@ def _demos(r: dict) -> Replay:
     rep.final.append("points: " + " · ".join(map(str, fin["cumulative_points"])))
     rep.final.append("winner: " + (", ".join(_seat(w) for w in fin["winners"]) or
                                    "nobody (no winner)"))
+    rep.winners = list(fin["winners"])
     return rep
 
 
@@ -128,6 +149,10 @@ def _protocole(r: dict) -> Replay:
         rep.header.append(f"removed at setup (P1.2): {_pcards(r['removed'])}")
     for i, rd in enumerate(r["rounds"]):
         lines = []
+        rep.hands.append([f"{_seat(seat)}: {_pcards(cs)}"
+                          for seat, cs in sorted((rd.get("hands") or {}).items(),
+                                                 key=lambda x: int(x[0]))])
+        rep.scores.append(list(rd["points"]) if rd.get("points") is not None else [])
         if rd.get("foyers_dealt"):
             lines.append("Foyers dealt: " + "; ".join(
                 f"{_seat(s)} {_pcards(cs)}" for s, cs in rd["foyers_dealt"].items()))
@@ -160,6 +185,7 @@ def _protocole(r: dict) -> Replay:
                             if res["foyer_cards"] is not None else ""))
     else:
         rep.final.append("winner: " + (", ".join(_seat(w) for w in res["winners"]) or "nobody"))
+        rep.winners = list(res["winners"])
     return rep
 
 
@@ -201,6 +227,10 @@ def _assemblee(r: dict) -> Replay:
             lines.append("renown " + " · ".join("—" if g is None else str(g)
                                                 for g in rd["renown"]))
         rep.rounds.append((f"Round {i + 1} — MC {_seat(rd['mc'])}", lines))
+        rep.hands.append([])
+        gold, renown = rd.get("gold"), rd.get("renown")
+        rep.scores.append([None if g is None or r is None else r + g // 3
+                           for g, r in zip(gold, renown)] if gold and renown else [])
     fin = r["final"]
     if fin is None:
         rep.final.append("no result")
@@ -209,23 +239,113 @@ def _assemblee(r: dict) -> Replay:
         rep.final.append("the city collapsed: everybody loses (A5.3)")
     rep.final.append("scores: " + " · ".join("—" if s is None else str(s) for s in fin["scores"]))
     rep.final.append("winner: " + (", ".join(_seat(w) for w in fin["winners"]) or "nobody"))
+    rep.winners = list(fin["winners"])
     return rep
 
 
 RENDERERS = {"demos": _demos, "protocole": _protocole, "assemblee": _assemblee}
 
 
+def swing(scores: list[list[int | None]]) -> int | None:
+    """The round (0-based) whose result last changed the lead (module docstring): the
+    leaders after a round are the seats with the most points so far; None when no round
+    has scores. Round 0 when the first leaders lead to the end."""
+    leaders = []
+    for row in scores:
+        known = [x for x in row if x is not None]
+        if not known:
+            leaders.append(None)
+            continue
+        top = max(known)
+        leaders.append(frozenset(i for i, x in enumerate(row) if x == top))
+    last = None
+    before = frozenset()
+    for i, lead in enumerate(leaders):
+        if lead is None:
+            continue
+        if lead != before:
+            last = i
+        before = lead
+    return last
+
+
+def _mark_swing(rep: Replay, what: str) -> None:
+    i = swing(rep.scores)
+    rep.swing_round = i
+    if i is None:
+        rep.swing_text = f"No {what} to follow in this game: no swing to show."
+        return
+    row = rep.scores[i]
+    top = max(x for x in row if x is not None)
+    leaders = [s for s, x in enumerate(row) if x == top]
+    who = " and ".join(_seat(s) for s in leaders)
+    text = (f"The game swung in round {i + 1}: after it {who} led on {what}, with "
+            f"{top}, and kept the lead to the end.")
+    if rep.winners:
+        won = set(rep.winners)
+        if won & set(leaders):
+            text += " The lead held: " + ", ".join(_seat(w) for w in rep.winners) + " won."
+        else:
+            text += (" Yet " + ", ".join(_seat(w) for w in rep.winners) + " won"
+                     + (" — the election goes by the trios' harmony first (D7.3)."
+                        if rep.title == "DĒMOS" else "."))
+    rep.swing_text = text
+
+
+_WHAT = {"DĒMOS": "cumulative points (D4)", "Protocole": "points",
+         "L'Assemblée": "score (renown + ⌊gold / 3⌋, A10)"}
+
+
 def replay(record: dict) -> Replay:
     """The readable replay of one game record."""
     rep = RENDERERS[record["game"]](record)
     rep.header.append(f"record seed {record['seed']}, contract {record['contract']}")
+    _mark_swing(rep, _WHAT.get(rep.title, "points"))
     return rep
+
+
+_CODE = re.compile(r"\b(10|[1-9])([SHDC])\b")
+
+
+def _symbols(text: str) -> str:
+    """Card codes in an option's words as the replay writes cards: ``7S`` -> ``7♠``."""
+    return _CODE.sub(lambda m: m.group(1) + SUITS[m.group(2)], text)
+
+
+def _fmt(v) -> str:
+    return "—" if v is None else f"{v:.2f}"
+
+
+def decision_rows(decisions, rounds: int, top: int = 4) -> list[list[dict]]:
+    """The decisions by round as the page shows them: the seat, its bot, the decision,
+    its hand and the face-up cards, the option chosen, and its reason — the values of the
+    ``top`` best options when the bot exposes values, else its note."""
+    out: list[list[dict]] = [[] for _ in range(rounds)]
+    for d in decisions:
+        if not 1 <= d.round <= rounds:
+            continue
+        reason = d.note
+        weighed = []
+        if d.values is not None:
+            ranked = sorted((i for i, v in enumerate(d.values) if v is not None),
+                            key=lambda i: -d.values[i])
+            weighed = [{"text": _symbols(d.options[i]), "value": _fmt(d.values[i]),
+                        "chosen": i == d.chosen} for i in ranked[:top]]
+            if d.chosen not in ranked[:top]:
+                weighed.append({"text": _symbols(d.chosen_text), "value": _fmt(d.values[d.chosen]),
+                                "chosen": True})
+        out[d.round - 1].append({
+            "seat": d.seat, "policy": d.policy, "kind": d.kind,
+            "hand": _dcards(d.hand), "table": _dcards(d.table), "chosen": _symbols(d.chosen_text),
+            "options": len(d.options), "weighed": weighed, "reason": reason})
+    return out
 
 
 def sample(setup, which: str = "change", index: int = 0, cancelled=None) -> Replay | None:
     """Game ``index`` of the setup's run (the same deal both setups play first); None when
     ``cancelled()`` turns true between two games. The explorer plays it in its engine
-    process (``engine.execute_replay``), never in the web server."""
+    process (``engine.execute_replay``), never in the web server. A DĒMOS game also
+    carries every decision with the bot's reason."""
     from demos_sim.game import get_game
     from demos_sim.restricted import check_specs
 
@@ -237,4 +357,10 @@ def sample(setup, which: str = "change", index: int = 0, cancelled=None) -> Repl
     for rec in g.iter_records(cfg, specs, index + 1, setup.seed):
         if cancelled is not None and cancelled():
             return None
-    return replay(rec)
+    rep = replay(rec)
+    if g.name == "demos":
+        from demos_sim.explorer.decisions import play_decisions
+
+        rep.decisions = decision_rows(play_decisions(cfg, specs, index, setup.seed),
+                                      len(rep.rounds))
+    return rep

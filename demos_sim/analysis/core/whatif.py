@@ -72,16 +72,20 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
          against: dict | None = None, policies: list[str] | None = None,
          against_policies: list[str] | None = None, games: int = 20000, seed: int = 0,
          plugins: tuple[str, ...] = (), half_width: float | None = None,
-         allow_reference: bool = False) -> Plan:
+         allow_reference: bool = False, against_settings: dict | None = None) -> Plan:
     """Validate a comparison (arguments as :func:`compare`) and build its experiment;
     one-line errors on bad input, before any game is played. A reference policy
-    (``omniscient``: sees every hidden card) is refused unless ``allow_reference``."""
+    (``omniscient``: sees every hidden card) is refused unless ``allow_reference``.
+    ``against_settings``: the reference's settings when they differ from ``settings``
+    (a trial rule such as DĒMOS ``handicap_points`` tried on one side only); default the
+    same settings on both sides."""
     from demos_sim import ConfigError
     from demos_sim.registry import refuse_references
 
     g = get_game(game)
     against = dict(against or {})
-    ref_cfg = g.make_config(dict(settings), players, against)
+    ref_settings = dict(settings) if against_settings is None else dict(against_settings)
+    ref_cfg = g.make_config(dict(ref_settings), players, against)
     new_variants = {**against, **change}
     new_cfg = g.make_config(dict(settings), players, new_variants)
     n = g.players_of(new_cfg)
@@ -98,8 +102,10 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
     if half_width is not None and not half_width > 0:
         raise ConfigError(f"--half-width must be > 0, got {half_width}")
     plugins = tuple(dict.fromkeys(tuple(plugins) + g.loaded_plugins()))
-    ref_name = _label(against, against_policies) or "contract defaults"
-    new_name = _label({k: v for k, v in change.items()},
+    set_ref = {k: v for k, v in ref_settings.items() if settings.get(k) != v}
+    set_new = {k: v for k, v in settings.items() if ref_settings.get(k) != v}
+    ref_name = _label({**set_ref, **against}, against_policies) or "contract defaults"
+    new_name = _label({**set_new, **change},
                       policies if policies != against_policies else None) or "the change"
     metrics = ("win_share", "no_winner", "truncated", g.length, *g.summary_metrics)
     exp = experiment_of(g.name, [(ref_name, ref_cfg, ref_pols), (new_name, new_cfg, pols)],

@@ -85,6 +85,28 @@ def command_help(name: str) -> str:
     return _fence(_help(cmds[name][1]))
 
 
+RUN_ENV = "DEMOS_SIM_DOCS_RUN"     # "0": leave the sample runs out (tests of the site's links)
+
+
+def command_output(args: str) -> str:
+    """What ``demos-sim ARGS`` prints, run now (a sample output on a page is made by the
+    build, never pasted), as a fenced block headed by the command; with
+    ``DEMOS_SIM_DOCS_RUN=0`` a line saying it was not run. A command that fails stops the
+    build with its error."""
+    import shlex
+    import subprocess
+    import sys
+
+    shown = f"$ demos-sim {args}"
+    if os.environ.get(RUN_ENV, "1") == "0":
+        return _fence(shown + f"\n(not run in this build: {RUN_ENV}=0)")
+    p = subprocess.run([sys.executable, "-m", "demos_sim.cli", *shlex.split(args)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=900)
+    if p.returncode != 0:
+        raise RuntimeError(f"demos-sim {args} failed: {p.stderr.strip()[-500:]}")
+    return _fence(shown + "\n" + p.stdout)
+
+
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 

@@ -5,7 +5,8 @@ the hand-written pages of docs/ when the site is built; nothing generated is wri
 docs/. A hand-written page may say ``<!-- findings: SECTION[,SECTION] -->`` on a line of
 its own: the "What we found" sentences of those analyses go there; ``<!-- help: COMMAND
 -->`` puts that command's ``--help`` there (or a line saying this version has no such
-command)."""
+command); ``<!-- output: demos-sim ARGS -->`` what that command prints, run at build
+time (``DEMOS_SIM_DOCS_RUN=0`` leaves it out)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from demos_sim.docs_site import ROOT, generated
 
 MARK = re.compile(r"^<!-- findings: ([\w,]+) -->$", re.M)
 HELP = re.compile(r"^<!-- help: ([\w-]+) -->$", re.M)
+RUN = re.compile(r"^<!-- output: demos-sim (.+) -->$", re.M)
 
 
 def on_files(files, config):
@@ -43,4 +45,8 @@ def on_page_markdown(markdown, page, config, files):
         from demos_sim.docs_site import command_help
         return command_help(m.group(1))
 
-    return HELP.sub(usage, MARK.sub(fill, markdown))
+    def output(m):
+        from demos_sim.docs_site import command_output
+        return command_output(m.group(1))
+
+    return RUN.sub(output, HELP.sub(usage, MARK.sub(fill, markdown)))

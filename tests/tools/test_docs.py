@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
 
-def build(config: Path, site: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+def build(config: Path, site: Path, run: bool = True) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict``; ``run=False`` leaves out the sample runs of the pages
+    (``DEMOS_SIM_DOCS_RUN=0``: the tests of broken links need no games played)."""
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", DEMOS_SIM_DOCS_RUN="1" if run else "0")
     return subprocess.run([str(MKDOCS), "build", "--strict", "-f", str(config),
                            "--site-dir", str(site)], capture_output=True, text=True,
                           env=env, timeout=300, cwd=config.parent)
@@ -77,6 +79,17 @@ def test_the_variants_page_lists_every_variant_with_its_default(site):
     assert row and int(row.group(1)) == get_game("demos").variant_defaults()["carre_points"]
 
 
+def test_sample_outputs_are_made_by_the_build(site):
+    """The simulate page shows what simulate printed when the site was built (its command
+    line, then the table), not a pasted copy."""
+    html = (site / "reference" / "simulate.html").read_text()
+    run = re.search(r"\$ demos-sim simulate --games 20000 --seed 1 --policies greedy\n"
+                    r"DĒMOS, rules full, mode individual, 4 players, policies greedy, seed 1\n"
+                    r"20000 games, \d+ rounds", html)
+    assert run, "the simulate sample run is missing"
+    assert "not run in this build" not in html
+
+
 def test_record_format_and_demo_output(site):
     rec = (site / "reference" / "record-format.html").read_text()
     if (ROOT.parent / "shared" / "GAME_RECORD.md").is_file():
@@ -97,7 +110,7 @@ def test_a_broken_link_fails_the_strict_build(tmp_path, fault, expect):
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     index = tmp_path / "docs" / "index.md"
     index.write_text(index.read_text() + f"\n{fault}\n")
-    p = build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    p = build(tmp_path / "mkdocs.yml", tmp_path / "site", run=False)
     assert p.returncode != 0
     assert expect in p.stderr + p.stdout
 
@@ -106,7 +119,7 @@ def test_a_page_in_docs_that_is_also_generated_is_refused(tmp_path):
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
     (tmp_path / "docs" / "reference" / "cli.md").write_text("# typed by hand\n")
-    p = build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    p = build(tmp_path / "mkdocs.yml", tmp_path / "site", run=False)
     assert p.returncode != 0
     assert "reference/cli.md is generated" in p.stderr + p.stdout
 

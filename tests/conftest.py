@@ -51,7 +51,7 @@ SLOW = (
     "tests/demos/test_planted_weakness.py::test_vetoing_in_round_1_is_beaten_by_ismcts",
     "tests/tools/test_perf_profile.py::test_a_real_profile_names_the_protocole_kernels",
     "tests/stats/test_plots_read.py::test_every_analysis_plot_reads",
-    # the documentation site built once with its sample runs (8-12 s), for these five
+    # the documentation site built once with its sample runs (about 20 s), for these five
     "tests/tools/test_docs.py::test_every_designer_question_has_its_answer_page",
     "tests/tools/test_docs.py::test_the_cli_reference_holds_every_command_help",
     "tests/tools/test_docs.py::test_the_variants_page_lists_every_variant_with_its_default",

@@ -80,14 +80,17 @@ def test_the_variants_page_lists_every_variant_with_its_default(site):
 
 
 def test_sample_outputs_are_made_by_the_build(site):
-    """The simulate page shows what simulate printed when the site was built (its command
-    line, then the table), not a pasted copy."""
+    """The simulate and what-if pages show what simulate and compare printed when the site
+    was built (the command line, then its output), not a pasted copy."""
     html = (site / "reference" / "simulate.html").read_text()
     run = re.search(r"\$ demos-sim simulate --games 20000 --seed 1 --policies greedy\n"
                     r"DĒMOS, rules full, mode individual, 4 players, policies greedy, seed 1\n"
                     r"20000 games, \d+ rounds", html)
     assert run, "the simulate sample run is missing"
     assert "not run in this build" not in html
+    html = (site / "how-to" / "what-if.html").read_text()
+    assert re.search(r"\$ demos-sim compare --set carre_points=40 --games 10000\n"
+                     r"DĒMOS: carre_points=40 against contract defaults, 10000 games", html)
 
 
 def test_record_format_and_demo_output(site):

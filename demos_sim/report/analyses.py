@@ -7,19 +7,21 @@ Built only from what :func:`demos_sim.analysis.suite.analyse` left in ``<out>/<n
 
 1. a stamp (rules contract, package version, git revision, seeds, games) at the top and
    the foot;
-2. the summary: each question answered in a sentence or two with the key figures and
-   their 95% intervals per bot (the sentences of the README's "What we found",
-   :mod:`demos_sim.report.findings`, and nothing else: a section without a paragraph shows
-   its first finding), the games people would need to notice the effect, how many games,
-   whether the figures depend on bot skill (the robustness analysis's labels,
-   :mod:`demos_sim.report.headlines`), the key plot;
-3. a glossary (win share, share of won games, parity, percentage points, intervals);
-4. one section per analysis: the answer again, its plots, then collapsed blocks: the
-   findings and flags as the analysis wrote them, each table with human labels and units
+2. the verdict board (:mod:`demos_sim.report.board`): one row per designer question with
+   its traffic lights, one sentence, a small plot and the chance that 50 games would show
+   the effect; every rung's estimate one click away;
+3. a glossary (win share, share of won games, parity, percentage points, intervals),
+   collapsed;
+4. one section per analysis: the answer in full (the sentences of the README's "What we
+   found", :mod:`demos_sim.report.findings`, with the games people would need to notice
+   the effect and whether the figures depend on bot skill, :mod:`demos_sim.report.headlines`),
+   its plots (the key plot first), then collapsed blocks: the findings and flags as the
+   analysis wrote them, each table with human labels and units
    (:mod:`demos_sim.report.tables`) and a link to its CSV file, the method, the runs.
 
-PNG plots are embedded re-encoded with a small palette (:func:`markup.small_png`), so the
-single HTML file works offline and stays small.
+The plots are linked, not embedded: they are the PNG files beside the report in the
+results folder (``<analysis>/<plot>.png``), so the page stays small (the 45 plots
+embedded made it 2 MB) and works offline as long as it stays in its folder.
 """
 
 from __future__ import annotations
@@ -32,15 +34,15 @@ import pandas as pd
 from demos_sim.analysis.core.sections import has_section, read_section
 from demos_sim.report.derived import extra_tables
 from demos_sim.report.derived import table as derived_table
-from demos_sim.report.findings import by_section
+from demos_sim.report.board import CSS as BOARD_CSS
+from demos_sim.report.board import board_html, board_markdown, board_rows
+from demos_sim.report.findings import by_section, prefix, repo_root
 from demos_sim.report.headlines import headline, skill
-from demos_sim.report.markup import (html_details, html_page, html_table, md_table,
-                                     png_uri, small_png, text)
+from demos_sim.report.markup import html_details, html_page, html_table, md_table, text
 from demos_sim.report.tables import present, shown, title
 from demos_sim.runner.store import atomic_write_text
 
 MAX_ROWS = 50
-WIDE = 2.2        # a key plot wider than this (width / height) goes under its answer
 TITLE = "demos-sim — the designer's analyses"
 
 GLOSSARY = [
@@ -161,28 +163,21 @@ def _provenance(runs: list[dict]) -> list[list[str]]:
     return rows
 
 
-def _aspect(path: Path) -> float:
-    """Width / height of a PNG (0 when it is missing)."""
+def _img(out: Path, rel: str) -> str:
+    """A plot of the results folder, linked (not embedded: the page stays small and loads
+    its plots from beside it), with its size so the page does not jump as it loads."""
     from PIL import Image
 
-    if not path.exists():
-        return 0.0
-    with Image.open(path) as im:
-        return im.size[0] / im.size[1]
-
-
-def _img(uri: str, alt: str) -> str:
-    return f'<img alt="{html.escape(alt)}" src="{uri}">'
-
-
-# the summary's first card: the question a designer asks first ("is 2v3 fair, and what
-# would fix it?"), on the first screen
-SUMMARY_FIRST = ("teams",)
+    with Image.open(out / rel) as im:
+        w, h = im.size
+    return (f'<img alt="{html.escape(Path(rel).name)}" src="{html.escape(rel)}" '
+            f'width="{w}" height="{h}">')
 
 
 def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path]:
-    """``<out>/report.html`` and ``report.md``: the summary, then a section per name of
-    ``names`` (the report order) that has one under ``out``."""
+    """``<out>/report.html`` and ``report.md``: the verdict board
+    (:mod:`demos_sim.report.board`), then a section per name of ``names`` (the report
+    order) that has one under ``out``."""
     out = Path(out)
     secs = sections(out, names)
     found = by_section(out)          # the README's "What we found", sentence for sentence
@@ -190,39 +185,21 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
     skills = {s["name"]: skill(out, s["name"], heads[s["name"]].figures) for s in secs
               if s["name"] != "robustness"}      # robustness's answer is about skill
     skills["robustness"] = ("meta", "")
-    uris = {(s["name"], f): png_uri(small_png((out / s["name"] / f).read_bytes()))
-            for s in secs for f in s["figures"] if (out / s["name"] / f).exists()}
+    plots = {(s["name"], f) for s in secs for f in s["figures"]
+             if (out / s["name"] / f).exists()}
     stamp = _stamp(secs)
+    rows = board_rows(out, prefix(out, repo_root(out)))
 
-    lead = ("Each card answers one of the designer's questions from simulated games; the "
-            "numbers are estimates with their 95% interval, one per bot. Details, tables "
-            "(with CSV files) and the method follow in one section per question. "
-            + _contract_line(secs))
-    body = [f'<p class="lead">{html.escape(lead)}</p>',
-            '<h2 id="summary">Summary: the answers</h2>']
-    md = [f"# {TITLE}", "", text(stamp), "", lead, "", "## Summary: the answers", ""]
-    first = [s for s in secs if s["name"] in SUMMARY_FIRST]     # the headline question
-    for s in first + [s for s in secs if s["name"] not in SUMMARY_FIRST]:
-        h, (cls, sk) = heads[s["name"]], skills[s["name"]]
-        plot = ""
-        if h.key_plot and (s["name"], h.key_plot) in uris:
-            plot = (f'<figure>{_img(uris[(s["name"], h.key_plot)], h.key_plot)}'
-                    f"<figcaption>{html.escape(h.key_plot)}</figcaption></figure>")
-        wide = h.key_plot and _aspect(out / s["name"] / h.key_plot) > WIDE
-        body.append(
-            f'<div class="card{" wide" if wide else ""}" id="card-{s["name"]}"><div><h3><a href="#{s["name"]}">'
-            f'{html.escape(h.question)}</a></h3><p class="answer">{h.answer}</p>'
-            f'<p class="meta {cls}">{sk}</p><p class="meta">{_how_sure(s)}</p></div>'
-            f"<div>{plot}</div></div>")
-        md += [f"### {text(h.question)}", "", text(h.answer), "",
-               (f"*{text(sk)}* " if sk else "")
-               + f"{text(_how_sure(s))} [Details](#{s['name']})", ""]
-        if h.key_plot:
-            md += [f"![{h.key_plot}]({s['name']}/{h.key_plot})", ""]
+    one = _contract_line(secs)
+    lead = ("Simulated games with bots; every figure is read from the analyses' tables"
+            + ("." if one.startswith("Computed under") else ". " + one))   # stamp: contract
+    body = [f'<p class="lead">{html.escape(lead)}</p>', board_html(rows)]
+    md = [f"# {TITLE}", "", text(stamp), "", lead, "", "## The answers at a glance", ""]
+    md += board_markdown(rows) + [""]
 
     gloss = "".join(f"<dt>{html.escape(k)}</dt><dd>{html.escape(v)}</dd>" for k, v in GLOSSARY)
-    body.append(f'<div class="gloss" id="glossary"><b>How to read the numbers</b>'
-                f"<dl>{gloss}</dl></div>")
+    body.append(f'<details class="gloss" id="glossary"><summary>How to read the numbers '
+                f'</summary><dl>{gloss}</dl></details>')
     md += ["## How to read the numbers", ""] + [f"- **{k}**: {v}" for k, v in GLOSSARY] + [""]
     body.append('<p class="toc">Sections: ' + " · ".join(
         f'<a href="#{s["name"]}">{html.escape(s["title"])}</a>' for s in secs) + "</p>")
@@ -236,14 +213,14 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
                  f'<p class="meta">{_how_sure(s)}</p>']
         md += [f'<a id="{name}"></a>', f"## {s['title']}", "", f"**{text(h.question)}** "
                f"{text(h.answer)}", ""] + ([f"*{text(sk)}*", ""] if sk else [])
-        if h.key_plot and (name, h.key_plot) in uris:
-            body.append(f'<p class="meta">Key plot ({html.escape(h.key_plot)}): in '
-                        f'<a href="#card-{name}">the summary</a>. The other plots:</p>')
-        for fig in s["figures"]:
-            if (name, fig) in uris and fig != h.key_plot:
-                body.append(f"<figure>{_img(uris[(name, fig)], fig)}"
-                            f"<figcaption>{html.escape(fig)}</figcaption></figure>")
-                md += [f"![{fig}]({name}/{fig})", ""]
+        figs = [f for f in s["figures"] if (name, f) in plots]
+        if h.key_plot in figs:                  # the key plot first
+            figs.remove(h.key_plot)
+            figs.insert(0, h.key_plot)
+        for fig in figs:
+            body.append(f"<figure>{_img(out, f'{name}/{fig}')}"
+                        f"<figcaption>{html.escape(fig)}</figcaption></figure>")
+            md += [f"![{fig}]({name}/{fig})", ""]
         if s["findings"]:
             body.append(html_details(
                 f'All findings <span class="n">({len(s["findings"])}, as the analysis '
@@ -296,7 +273,7 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
             md += ["*Runs*", "", md_table(_provenance(s["runs"])), ""]
         body.append("</section>")
 
-    page = html_page(TITLE, body, stamp)
+    page = html_page(TITLE, body, stamp, BOARD_CSS)
     html_path, md_path = out / "report.html", out / "report.md"
     atomic_write_text(md_path, "\n".join(md + ["---", "", text(stamp), ""]))
     atomic_write_text(html_path, page)

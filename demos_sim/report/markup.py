@@ -129,13 +129,13 @@ def html_figure(png: bytes, alt: str, caption: str, optimise: bool = True) -> st
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
-def html_page(title: str, body: list[str], stamp: str = "") -> str:
-    """The whole page: title, the style sheet, ``stamp`` (HTML) at the top and the foot,
-    ``body`` joined by newlines."""
+def html_page(title: str, body: list[str], stamp: str = "", css: str = "") -> str:
+    """The whole page: title, the style sheet (and ``css`` after it), ``stamp`` (HTML) at
+    the top and the foot, ``body`` joined by newlines."""
     top = f'<div class="stamp" id="stamp">{stamp}</div>' if stamp else ""
     foot = f'<footer><div class="stamp">{stamp}</div></footer>' if stamp else ""
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"
+            f"<title>{html.escape(title)}</title><style>{CSS}{css}</style></head><body>"
             f"<h1>{html.escape(title)}</h1>{top}\n"
             + "\n".join(body) + f"\n{foot}</body></html>\n")

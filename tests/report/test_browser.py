@@ -102,14 +102,19 @@ def test_analyses_report_in_a_browser(browser):
         sec = json.loads((folder / name / "section.json").read_text())
         h = browser.execute_script(
             "const e = document.getElementById(arguments[0]); "
-            "return e ? [e.getBoundingClientRect().height, e.querySelector('h2').textContent,"
-            " !!document.getElementById('card-' + arguments[0])] : null;", name)
+            "return e ? [e.getBoundingClientRect().height, e.querySelector('h2').textContent]"
+            " : null;", name)
         assert h is not None, f"section {name} missing"
-        assert h[0] > 50 and h[1] == sec["title"] and h[2], name
+        assert h[0] > 50 and h[1] == sec["title"], name
+    # every board row links to a section of the page
+    targets = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board .brow h3 a'))"
+        ".map(a => a.getAttribute('href').slice(1));")
+    assert len(targets) >= 8 and set(targets) <= set(names)
     imgs = _images(browser)
     figures = sum(len(json.loads(p.read_text())["figures"])
                   for p in folder.glob("*/section.json"))
-    assert len(imgs) == figures          # each plot once (the key plot in its card)
+    assert len(imgs) == figures          # each plot once, in its section
     bad = [i["alt"] for i in imgs if not (i["complete"] and i["w"] > 0)]
     assert not bad, f"images that do not load: {bad}"
     assert browser.execute_script("return document.querySelectorAll('details[open]').length") == 0
@@ -157,3 +162,46 @@ def test_no_sideways_scrolling_on_a_phone(browser, report):
     _open_details(browser)
     scroll, client = _overflow(browser)
     assert scroll <= client, f"{report.parent.name} at 390 px: {scroll} > {client}"
+
+
+def _viewport(drv, width: int, height: int) -> None:
+    """A window whose viewport (what the page sees) is ``width`` × ``height``."""
+    drv.set_window_size(width, height)
+    w, h = drv.execute_script("return [window.innerWidth, window.innerHeight];")
+    drv.set_window_size(2 * width - w, 2 * height - h)
+
+
+def test_the_board_is_the_first_screen(browser):
+    """At 1,280 × 800 the verdict board's first row starts in the first screen and the
+    whole board ends within the second (its bottom at most 1,600 px down the page); each
+    row holds its lights, a sentence, a plot and a closed block of every rung; at 390 px
+    nothing in it is wider than the screen."""
+    browser.get(ANALYSES.as_uri())
+    _viewport(browser, WIDTH, 800)
+    assert browser.execute_script("return window.innerHeight") == 800
+    box = browser.execute_script(
+        "const b = document.getElementById('board'); const r = b.querySelectorAll('.brow');"
+        "const top = e => e.getBoundingClientRect().top + window.scrollY;"
+        "return {first: top(r[0]), firstBottom: r[0].getBoundingClientRect().bottom "
+        "+ window.scrollY, bottom: b.getBoundingClientRect().bottom + window.scrollY, "
+        "rows: r.length, lights: Array.from(r).map(x => x.querySelectorAll('.light').length),"
+        " plots: Array.from(r).map(x => x.querySelectorAll('svg circle').length),"
+        " closed: Array.from(r).map(x => !x.querySelector('details').open)};")
+    assert box["rows"] >= 8
+    assert box["firstBottom"] <= 800, box
+    assert box["bottom"] <= 1600, box
+    assert all(n >= 1 for n in box["lights"]) and all(n >= 1 for n in box["plots"])
+    assert all(box["closed"])
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "analyses_board_1280x800.png"))
+    _viewport(browser, 390, 844)
+    browser.get(ANALYSES.as_uri())
+    _open_details(browser)
+    wide = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#board *'))"
+        ".filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth"
+        " + 1).map(e => e.tagName + '.' + e.className);")
+    assert not wide, wide                       # the rung tables open, too
+    scroll, client = _overflow(browser)
+    assert scroll <= client, f"at 390 px: {scroll} > {client}"
+    assert browser.save_screenshot(str(ARTIFACTS / "analyses_board_390.png"))

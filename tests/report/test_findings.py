@@ -392,14 +392,14 @@ def test_ladder_table_shows_a_readable_subset_with_90_intervals():
 
 
 def test_summary_cards_are_the_findings(repo):
-    """The report's veto card says the README's sentence (the worth, positive) and none of
+    """The report's veto section says the README's sentence (the worth, positive) and none of
     the old hand-built wording."""
     out = repo / "results" / "analyses"
     from demos_sim.report.analyses import build_analyses_report
 
     html_path, _ = build_analyses_report(out, ["veto", "variants", "robustness"])
     page = html_path.read_text()
-    card = page[page.index('id="card-veto"'):page.index('id="card-variants"')]
+    card = page[page.index('<section id="veto"'):page.index('<section id="variants"')]
     assert "greedy 0.80 [0.73, 0.87], tuned 1.66 [1.42, 1.91] pp" in card
     assert "on average over the seats, the veto is worth" not in card
     assert "How much is the veto worth" in card

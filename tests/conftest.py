@@ -57,6 +57,9 @@ SLOW = (
     "tests/tools/test_docs.py::test_the_variants_page_lists_every_variant_with_its_default",
     "tests/tools/test_docs.py::test_sample_outputs_are_made_by_the_build",
     "tests/tools/test_docs.py::test_record_format_and_demo_output",
+    # one real run end to end per command (a sweep and its report; a search)
+    "tests/tools/test_sweep.py::test_sweep_end_to_end_then_its_report",
+    "tests/tools/test_solve.py::test_solve_end_to_end",
 )
 
 

@@ -250,7 +250,10 @@ def solve(game: str, name: str, target: Target, settings: dict | None = None,
         if settings.get("mode") not in (None, target.mode):
             raise ConfigError(f"--target is about mode {target.mode} but --mode is "
                               f"{settings['mode']}")
-        settings["mode"] = g.check_setting("mode", target.mode)
+        try:
+            settings["mode"] = g.check_setting("mode", target.mode)
+        except ConfigError as e:
+            raise ConfigError(f"--target: mode {e}") from None
     k = knob(g, name, settings, players, variants)
     lo, hi = k.lo, k.hi
     if bounds is not None:
@@ -259,7 +262,7 @@ def solve(game: str, name: str, target: Target, settings: dict | None = None,
                               f"{k.hi:,} here")
         lo, hi = bounds
     cfg = k.config(settings, players, variants, lo)
-    if len(g.labels(cfg, "side")) < 2:
+    if g.cooperative(cfg) or len(g.labels(cfg, "side")) < 2:
         raise ConfigError("this game has one side (everyone wins or loses together): "
                           "nothing to be fair between")
     specs = list(policies) if policies else [g.default_policies(cfg)]

@@ -377,9 +377,8 @@ def _carre(t: F.Tables) -> BoardRow | None:
         x = rd.loc[rd["diff"].abs().idxmax()]
         longer = f"; at {x['value']}, games run {_pp(x['diff'], True, 2)} rounds"
     # p0: the seat's win share without the change (the variant's mean minus its change)
-    row = e[(e["metric"] == "win_share") & (e["bot"] == q)
-            & (e["variant"] + " " + e["value"].astype(str)).str.endswith(
-                big.label.split(" ", 1)[1])]
+    row = e[(e["metric"] == "win_share") & (e["bot"] == q) & (e["variant"] == "carre_points")
+            & (e["value"].astype(str) == big.label.split(" ", 1)[1])]
     p0 = 0.25
     if len(row) and "mean" in row:
         rr = row.loc[row["diff"].abs().idxmax()]
@@ -597,9 +596,15 @@ def _change(t: F.Tables) -> BoardRow | None:
     if not sentence.endswith("."):
         sentence += "."
     head = max(said, key=lambda s: abs(s[2].est))
+    # the side's parity per side (fairness.csv), ½ of the won games for two sides
+    parity = 0.5
+    fa = t.get("teams/fairness.csv", "mode", "definition", "parity")
+    if fa is not None:
+        p = fa[(fa["mode"] == head[0]) & (fa["definition"] == "per side")]["parity"]
+        parity = float(p.iloc[0]) if len(p) else parity
     return BoardRow(
         "change", "What would make 2v3 and 2v2+1 fair?", lights, sentence,
-        noticed(abs(head[2].est) / 100, 0.5 if head[0] == "2v3" else 1 / 3, False),
+        noticed(abs(head[2].est) / 100, parity, False),
         f"{head[0]}'s unfairness left by its best change", items,
         "pp of won games from parity (○ default)", "90%", 100 * FAIR_MARGIN, "teams",
         [t.source(name)], q)

@@ -197,10 +197,10 @@ def cmd_sweep(args) -> int:
     out = Path(args.out) if args.out else Path("results") / f"sweep-{name}"
     sw = run_sweep(plan, out=out, workers=args.workers, quiet=args.json)
     cfg = plan.experiment.points[0].config
-    where = " ".join(f"{v}" for k, v in game.describe(cfg).items()
-                     if k in ("rules", "mode", "level") and v is not None)
-    title = (f"{game.title} {where}, {game.players_of(cfg)} players, "
-             f"{','.join(dict.fromkeys(plan.policies))}")
+    where = [f"{v}" for k, v in game.describe(cfg).items()
+             if k in ("rules", "mode", "level") and k != name and v is not None]
+    title = ", ".join([" ".join([game.title, *where]), f"{game.players_of(cfg)} players",
+                       ",".join(dict.fromkeys(plan.policies))])
     prov = provenance_table(sw.table, sw.run.meta, game.name)
     fig = plot_sweep(sw.table, f"{title}: {name} on the same {sw.games:,} deals a value "
                                "(95% bands)")

@@ -280,7 +280,9 @@ class SweepPlan:
     experiment: object
 
     def table(self, results: pd.DataFrame) -> pd.DataFrame:
-        return sweep_table(results, self.game, self.knob.name)
+        g = get_game(self.game)
+        coop = g.cooperative(self.experiment.points[0].config)
+        return sweep_table(results, self.game, self.knob.name, cooperative=coop)
 
 
 def plan_sweep(game: str, name: str, values: list[int], settings: dict | None = None,
@@ -374,20 +376,26 @@ COLUMNS = ["setting", "value", "reference", "figure", "metric", "who", "rate", "
            "paired", "p", "p_holm", "moved"]
 
 
-def sweep_table(results: pd.DataFrame, game: str, key: str) -> pd.DataFrame:
+def sweep_table(results: pd.DataFrame, game: str, key: str,
+                cooperative: bool = False) -> pd.DataFrame:
     """One row per value of grid key ``key`` and figure of the curves (:data:`FIGURES`),
     from a runner results table whose points differ in ``key`` only (one block): the
     figure's level and 95% interval (``mean``, ``ci_low``, ``ci_high``: fractions for
     shares, ``rate`` true) and its effect against the reference point (``diff`` …, the
     paired difference; ``paired`` false for the Carré's share, whose interval is the
     conservative one of the module doc), Holm-adjusted over every effect (``moved``: below
-    5%). Rows are in the order of the values, figures as :data:`FIGURES`."""
+    5%). Rows are in the order of the values, figures as :data:`FIGURES`. In a
+    ``cooperative`` game (Protocole all together, P5) every seat's win share is the
+    team's: one row, ``all seats``."""
     g = get_game(game)
     col = grid_column(key)
     length = g.length
     rows = results[results["metric"].isin(
         ["win_share", "no_winner", length, "points", CARRE[0]])].copy()
     rows = rows[(rows["metric"] != CARRE[0]) | (rows["side"] == CARRE[1])]
+    if cooperative:
+        first = rows[rows["metric"] == "win_share"]["side"].iloc[0]
+        rows = rows[(rows["metric"] != "win_share") | (rows["side"] == first)]
     if rows.empty:
         return pd.DataFrame(columns=COLUMNS)
     refs = rows[rows["ref_point"].isna()]["point"].unique()
@@ -397,6 +405,8 @@ def sweep_table(results: pd.DataFrame, game: str, key: str) -> pd.DataFrame:
     order = {m or length: i for i, (_, m) in enumerate(FIGURES)}
     ref_rows = rows[rows["point"] == ref_point].set_index(["metric", "side"])
     out = []
+    if cooperative:
+        who.update({i: "all seats" for i in rows.index[rows["metric"] == "win_share"]})
     for i, r in rows.iterrows():
         q = g.quantity(r["metric"])
         is_ref = int(r["point"]) == ref_point
@@ -438,10 +448,10 @@ def _who_key(w: str):
 
 
 # ------------------------------------------------------------------ words
-def _effect(r) -> str:
+def _effect(r, unit: bool = True) -> str:
     if r["rate"]:
         return f"{pp(r['diff'])} {pp_ci(r['diff_ci_low'], r['diff_ci_high'])}"
-    u = " rounds" if r["unit"] == "rounds" else f" {r['unit']}"
+    u = f" {r['unit']}" if unit else ""
     return f"{r['diff']:+.2f}{u} [{r['diff_ci_low']:+.2f}, {r['diff_ci_high']:+.2f}]"
 
 
@@ -453,7 +463,7 @@ def _level(r) -> str:
 
 def verdict(t: pd.DataFrame) -> str:
     """The sweep in sentences: the range, the reference, the games, then for each figure
-    its largest effect (value, interval, beyond chance or not after Holm)."""
+    its largest change (interval, seat or side, value; "beyond chance" after Holm)."""
     if t.empty:
         return "nothing was played"
     key = t["setting"].iloc[0]
@@ -468,18 +478,16 @@ def verdict(t: pd.DataFrame) -> str:
         if f.empty or f["diff"].isna().all():
             continue
         r = f.loc[f["diff"].abs().idxmax()]
-        who = "" if r["who"] == "game" else f" ({r['who']})"
-        label = {"win share": "the largest change of a win share",
-                 "points": "the largest change of a seat's points"}.get(
-            fig, f"{fig}")
-        state = "beyond chance" if r["moved"] else "within chance"
-        parts.append(f"{label} is {_effect(r)}{who} at {r['value']}, {state}")
+        where = ([r["who"]] if r["who"] != "game" else []) + [f"at {r['value']}"]
+        if r["moved"]:
+            where.append("beyond chance")
+        parts.append(f"{fig} {_effect(r, unit=r['unit'] != fig)} ({', '.join(where)})")
     moved = t[t["moved"]]
     n_eff = int((~t["reference"]).sum())
-    tail = (f"{len(moved)} of {n_eff} effects are beyond chance (Holm, family-wise 5%)"
-            if len(moved) else f"none of the {n_eff} effects is beyond chance (Holm, "
+    tail = (f"{len(moved)} of {n_eff} changes are beyond chance (Holm, family-wise 5%)"
+            if len(moved) else f"none of the {n_eff} changes is beyond chance (Holm, "
             "family-wise 5%; not shown equal either: see the intervals)")
-    return f"{head}: " + "; ".join(parts) + f". {tail}."
+    return f"{head}. Largest changes: " + "; ".join(parts) + f". {tail}."
 
 
 def format_sweep(t: pd.DataFrame, title: str = "") -> str:
@@ -489,7 +497,7 @@ def format_sweep(t: pd.DataFrame, title: str = "") -> str:
     lines = [f"{title}: " + verdict(t) if title else verdict(t), ""]
     key = t["setting"].iloc[0] if len(t) else ""
     ref = t[t["reference"]]["value"].iloc[0] if len(t) else ""
-    lines.append(f"{'figure':<27}{'seat/side':<10}{key:>14}  {'level [95% CI]':<26}"
+    lines.append(f"{'figure':<27}{'seat/side':<10}{key:>14}  {'estimate [95% CI]':<26}"
                  f"effect vs {ref} [95% CI]")
     for _, r in t.iterrows():
         eff = "reference" if r["reference"] else _effect(r) + ("  *" if r["moved"] else "")

@@ -23,7 +23,8 @@ def test_report_builds_html_markdown_and_plots(results, capsys):
     assert main(["report", str(results)]) == 0
     assert "report.html" in capsys.readouterr().out
     meta = json.loads((results / "meta.json").read_text())
-    for name in ("win_share", "win_share_diff", "points", "rounds"):
+    # the grid sweeps a number (carre_points): its curve too (demos-sim sweep's plot)
+    for name in ("win_share", "win_share_diff", "points", "rounds", "sweep_carre_points"):
         assert (results / "plots" / f"{name}.png").read_bytes().startswith(PNG)
     md = (results / "report.md").read_text()
     page = (results / "report.html").read_text()
@@ -36,7 +37,9 @@ def test_report_builds_html_markdown_and_plots(results, capsys):
     assert "| seed | 1 |" in md
     assert "![Win share by side" in md and "(plots/win_share.png)" in md
     assert "<td>seed</td><td>1</td>" in page
-    assert page.count('src="data:image/png;base64,') == 4
+    assert page.count('src="data:image/png;base64,') == 5
+    assert "sweep of carre_points</b>: carre_points from 20 to 30 (2 values, each against " \
+           "carre_points = 30 on the same 1,500 deals)" in page
     # answers first: the glance, then the plots, then the tables (collapsed, with CSV)
     assert page.index('id="summary"') < page.index('id="plots"') < page.index("<table")
     assert page.count('href="data:text/csv') == 2 and "<details open" not in page

@@ -141,7 +141,8 @@ def test_demo_report_in_a_browser(browser):
             "const e = document.getElementById(arguments[0]); "
             "return e && e.getBoundingClientRect().height > 0;", sid), sid
     imgs = _images(browser)
-    assert len(imgs) == 4 and all(i["complete"] and i["w"] > 0 for i in imgs)
+    # win share, its paired change, points, rounds and the sweep of carre_points
+    assert len(imgs) == 5 and all(i["complete"] and i["w"] > 0 for i in imgs)
     scroll, client = _overflow(browser)
     assert scroll <= client
     _screenshot(browser, "demo_report", 1600)

@@ -3,6 +3,8 @@ refusals, the paired effects on common deals, the curves, the grid report's curv
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -205,6 +207,16 @@ def test_sweep_end_to_end_then_its_report(tmp_path, capsys):
         assert csv[col].notna().all(), col
     assert (csv["seed"] == 3).all() and (csv["contract"] == 2).all()
     assert (out / "sweep.png").stat().st_size > 10_000
+    # the same command again resumes from the stored chunks; --json keeps fractions
+    assert main(["sweep", "--set", "carre_points=20:60:10", "--games", "400", "--seed", "3",
+                 "--out", str(out), "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["reference"] == 30 and js["values"] == [20, 30, 40, 50, 60]
+    rows = pd.DataFrame(js["rows"])
+    assert rows["moved"].map(type).eq(bool).all()
+    mine = csv[csv["metric"] == "win_share"].sort_values(["who", "value"])["diff"].to_numpy()
+    again = rows[rows["metric"] == "win_share"].sort_values(["who", "value"])["diff"]
+    assert (again.to_numpy() == mine).all()
     assert main(["report", str(out)]) == 0
     assert (out / "plots" / "sweep_carre_points.png").exists()
     assert "sweep of carre_points" in (out / "report.html").read_text(encoding="utf-8")

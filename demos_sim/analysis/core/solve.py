@@ -33,6 +33,7 @@ verdict (90% interval). A value that is not confirmed fair there is reported as 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -372,7 +373,8 @@ def solution_dict(sol: Solution) -> dict:
         if p is None:
             return None
         return {"value": p.value, "seed": p.seed, "games": p.games, "verdict": p.verdict,
-                "sides": p.sides.drop(columns=["bot", "mode", "option"]).to_dict("records")}
+                "sides": json.loads(p.sides.drop(columns=["bot", "mode", "option"])
+                                    .to_json(orient="records"))}
 
     return {"game": sol.game, "setting": sol.knob.name, "target": sol.target.text(),
             "range": [sol.lo, sol.hi], "value": sol.value, "confirmed": sol.confirmed,

@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast docs bench analyses serve skill clean
+.PHONY: demo test test-fast docs bench analyses serve skill apprentice clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,13 @@ skill: $(STAMP)
 	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2
 	$(VENV)/bin/demos-sim skill --game protocole --mode each --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-each-4p
 	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p
+
+# The DĒMOS apprentice's weights (demos_sim/demos/policies/apprentice_weights.py): ismcts@256's
+# choices at every discard turn and veto of 2,400 games of tuned self-play and 1,200 of the
+# apprentice's own, fitted by a conditional logit; the same seed writes the same file (about
+# 25 minutes on this machine's 2 cores).
+apprentice: $(STAMP)
+	$(VENV)/bin/demos-sim train-apprentice --teacher ismcts@256 --games 2400 --dagger-games 1200 --seed 0 --workers 2
 
 # Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time),
 # after compiling the games' kernels into numba's cache, one process per group of games

@@ -10,3 +10,4 @@ search of the round over the seat's information set), then the reference ``omnis
 from demos_sim.demos.policies import basic, heuristic, ismcts, search, tuned  # noqa: F401
 from demos_sim.demos.policies import best_response  # noqa: F401  (after tuned: reads its vector)
 from demos_sim.demos.policies import omniscient  # noqa: F401  (a reference: sees all)
+from demos_sim.demos.policies import apprentice  # noqa: F401  (after heuristic)

@@ -281,6 +281,14 @@ def cmd_policies(args) -> int:
     return 0
 
 
+def cmd_train_apprentice(args) -> int:
+    from demos_sim.demos.policies.apprentice_train import train
+
+    train(args.teacher, args.games, args.seed, args.dagger_games, args.l2, args.workers,
+          args.out, say=lambda s: print(s, flush=True), keep_positions=args.keep_positions)
+    return 0
+
+
 def cmd_variants(args) -> int:
     """Every variant of RULES.md Part V for a game: default, values and what it changes."""
     game = _game(args)
@@ -459,6 +467,33 @@ def build_parser() -> argparse.ArgumentParser:
     add_tune_bot_parser(sub)     # demos-sim tune-bot --policy heuristic --against …
     from demos_sim.check_policy import add_check_policy_parser
     add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
+    ta = sub.add_parser(
+        "train-apprentice",
+        help="regenerate the DĒMOS apprentice's weights from a teacher's decisions (about "
+             "25 minutes on 2 cores with the defaults)",
+        description="Play --games games of tuned self-play and --dagger-games of the "
+                    "apprentice's own, label every discard turn and veto with the teacher's "
+                    "choice, and fit the apprentice's weights (a conditional logit, scipy's "
+                    "L-BFGS) into demos_sim/demos/policies/apprentice_weights.py; the same "
+                    "seed writes the same file. Time: the teacher's decisions dominate; "
+                    "ismcts@256 labels about 700 a second a core, about 155 a game, so the "
+                    "defaults take about 25 minutes on 2 cores (make apprentice).")
+    ta.add_argument("--teacher", default="ismcts@256",
+                    help="the policy whose choices the apprentice learns (not a reference)")
+    ta.add_argument("--games", type=int, default=2400, help="games of tuned self-play")
+    ta.add_argument("--dagger-games", type=int, default=None,
+                    help="games of the apprentice's own play, labelled by the teacher "
+                         "(default: half of --games)")
+    ta.add_argument("--seed", type=int, default=0, help="seed of the games and the labels")
+    ta.add_argument("--l2", type=float, default=1e-3, help="L2 penalty of the fit")
+    ta.add_argument("--workers", type=int, default=2, help="processes")
+    ta.add_argument("--out", default=None,
+                    help="the weights module to write (default: the package's "
+                         "apprentice_weights.py)")
+    ta.add_argument("--keep-positions", default=None, metavar="PREFIX",
+                    help="also save the labelled positions to PREFIX-1.npz and PREFIX-2.npz "
+                         "(to fit other features without labelling again)")
+    ta.set_defaults(func=cmd_train_apprentice)
     from demos_sim.explorer.cli import add_serve_parser
     add_serve_parser(sub)         # demos-sim serve (the what-if explorer)
     return ap

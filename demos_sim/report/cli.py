@@ -3,7 +3,7 @@
 ``report RESULTS_DIR`` writes the report of one run (:mod:`demos_sim.report.build`);
 ``analyse [NAME …]`` runs the designer's analyses (:mod:`demos_sim.analysis.suite`), then
 writes their report from the sections they wrote (:mod:`demos_sim.report.analyses`) and
-the README's "What we found" (:mod:`demos_sim.report.findings`).
+the README's headline verdicts (:mod:`demos_sim.report.readme`).
 Parse, call, print; registered in :mod:`demos_sim.cli`.
 """
 
@@ -69,11 +69,11 @@ def add_analyse_parser(sub) -> None:
                          "the other rungs in proportion to their shares, at least 4 "
                          "(default: each file's own games, scaled per bot rung)")
     ap.add_argument("--report-only", action="store_true",
-                    help="rebuild report.html/report.md (and the README's generated \"What "
-                         "we found\") from the sections already written")
+                    help="rebuild report.html/report.md (and the README's generated "
+                         "headline verdicts) from the sections already written")
     ap.add_argument("--readme", default=None, metavar="PATH",
-                    help="the README whose generated findings block (between its marker "
-                         "comments) is rewritten from the sections (default: README.md at "
+                    help="the README whose generated headline verdicts (between its marker "
+                         "comments) are rewritten from the sections (default: README.md at "
                          "the root of the git repository holding --out; skipped with a "
                          "message when the file or its markers are missing)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -83,7 +83,7 @@ def add_analyse_parser(sub) -> None:
 def cmd_analyse(args: argparse.Namespace) -> int:
     from demos_sim.analysis.suite import ANALYSES, analyse, module
     from demos_sim.report.analyses import build_analyses_report
-    from demos_sim.report.findings import update_readme
+    from demos_sim.report.readme import update_readme
 
     if args.workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {args.workers}")

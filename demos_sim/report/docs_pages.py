@@ -259,8 +259,9 @@ def index(qs: tuple[Question, ...] = QUESTIONS, rows: dict | None = None) -> str
     lines = ["# The designer's questions", "",
              "One page per question, each written by the site's build from the committed "
              "analyses in `results/analyses/` (`make analyses` remeasures them; no figure "
-             "on these pages is typed). The README's *What we found* and the analyses "
-             "report's summary say the same sentences.", ""]
+             "on these pages is typed). Each page opens with its row of the analyses "
+             "report's verdict board; the README's headline verdicts are five of them.",
+             ""]
     for q in qs:
         row = (rows or {}).get(q.board)
         verdict = ""

@@ -1,10 +1,11 @@
 """What we found: one short paragraph per designer question, generated from the sections.
 
 Every number of these paragraphs is read from a table an analysis wrote under the results
-folder (``<out>/<analysis>/<table>.csv``), never typed: the README's "What we found"
-(between :data:`BEGIN` and :data:`END`) and the analyses report's summary cards are both
-rendered from the :class:`Finding` objects built here, so the two cannot drift apart.
-``demos-sim analyse --report-only`` rewrites the README block (:func:`update_readme`).
+folder (``<out>/<analysis>/<table>.csv``), never typed: the analyses report's sections and
+the documentation site's answer pages are both rendered from the :class:`Finding` objects
+built here, so the two cannot drift apart. The README's headline verdicts (between
+:data:`BEGIN` and :data:`END`) are the verdict board's rows
+(:mod:`demos_sim.report.readme`), which ``demos-sim analyse --report-only`` rewrites.
 
 A paragraph gives its verdict first, then the figures: each with its 95% interval, the
 games it rests on and the bot rungs it was measured at (weaker first, in the order of the
@@ -921,11 +922,6 @@ def by_section(out: Path) -> dict[str, Finding]:
     return {f.section: f for f in build(out, prefix(out, root))}
 
 
-def block(out: Path, readme: Path) -> str:
-    """The generated block, its files named relative to the README's folder."""
-    return markdown(build(out, prefix(out, Path(readme).parent)))
-
-
 def replace_block(text: str, new: str) -> str | None:
     """``text`` with what lies between :data:`BEGIN` and :data:`END` replaced by ``new``;
     None when the markers are missing."""
@@ -933,19 +929,3 @@ def replace_block(text: str, new: str) -> str | None:
     if i < 0 or j < i:
         return None
     return text[:i + len(BEGIN)] + "\n\n" + new + "\n\n" + text[j:]
-
-
-def update_readme(out: str | Path, readme: str | Path | None) -> str:
-    """Rewrite the README's generated findings from the sections under ``out``; returns a
-    line saying what was done (or why it was skipped)."""
-    readme = Path(readme) if readme is not None else default_readme(Path(out))
-    if readme is None or not readme.exists():
-        return f"findings: no README at {readme or 'the repository root'}; skipped"
-    text = readme.read_text()
-    new = replace_block(text, block(Path(out), readme))
-    if new is None:
-        return f"findings: no generated-findings markers in {readme}; skipped"
-    if new != text:
-        readme.write_text(new)
-        return f"findings: rewrote the generated block of {readme}"
-    return f"findings: {readme} already up to date"

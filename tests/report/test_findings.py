@@ -1,10 +1,12 @@
-"""The README's "What we found" is generated from the sections' tables (no game played):
-a spoiled figure comes back, a changed table changes the sentence, every statement names a
-file that exists, safety caps are not variants, a missing column drops a sentence only."""
+""""What we found" is generated from the sections' tables (no game played): every statement
+names a file that exists, safety caps are not variants, a missing column drops a sentence
+only. The README's headline verdicts are five rows of the verdict board: a spoiled figure
+comes back with `analyse --report-only`, a changed table changes the line."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +14,7 @@ import pytest
 
 from demos_sim.cli import main
 from demos_sim.report import findings as F
+from demos_sim.report import readme as R
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results" / "analyses"
@@ -73,8 +76,13 @@ def _block(readme: Path) -> str:
     return text[text.index(F.BEGIN):text.index(F.END)]
 
 
+def _said(out: Path) -> str:
+    """Every finding's paragraph, its files named from the repository root."""
+    return F.markdown(F.build(out, "results/analyses"))
+
+
 def test_veto_sentence_is_read_from_the_table(repo):
-    text = F.block(repo / "results" / "analyses", repo / "README.md")
+    text = _said(repo / "results" / "analyses")
     # hand-computed: 100 × 0.0080 = 0.80 [0.73, 0.87]; 100 × 0.0166 = 1.66 [1.42, 1.91];
     # rungs weaker first (the ladder's order), the games of each rung
     assert ("greedy 0.80 [0.73, 0.87], tuned 1.66 [1.42, 1.91] pp "
@@ -87,30 +95,42 @@ def test_veto_sentence_is_read_from_the_table(repo):
 
 def test_changing_a_number_in_the_table_changes_the_sentence(repo):
     out = repo / "results" / "analyses"
+    line = ("**What is the veto worth?** **matters**. Holding the veto adds 1.7 pp to a "
+            "4-player seat's win share with tuned bots, 0.8 pp with greedy.")
+    assert line in R.block(out, repo / "README.md")     # 100 × 0.0166, 100 × 0.0080
     path = out / "veto" / "veto_average.csv"
     df = pd.read_csv(path)
     df.loc[df["bot"] == "greedy", ["mean_diff", "ci_low", "ci_high"]] = [-0.0123, -0.0130,
                                                                          -0.0116]
     df.to_csv(path, index=False)
-    text = F.block(out, repo / "README.md")
-    assert "greedy 1.23 [1.16, 1.30]" in text          # 100 × 0.0123, 0.0116, 0.0130
-    assert "0.80" not in text
+    text = R.block(out, repo / "README.md")
+    assert line.replace("0.8 pp", "1.2 pp") in text     # 100 × 0.0123 = 1.23
+    assert "0.8 pp" not in text
+    said = _said(out)
+    assert "greedy 1.23 [1.16, 1.30]" in said           # 100 × 0.0123, 0.0116, 0.0130
+    assert "0.80" not in said
 
 
 def test_spoiled_block_comes_back_with_report_only(repo):
     out, readme = repo / "results" / "analyses", repo / "README.md"
     assert main(["analyse", "--report-only", "--out", str(out)]) == 0   # README found
     good = readme.read_text()
-    assert "old text" not in good and "0.80 [0.73, 0.87]" in good
+    line = ("- **What is the veto worth?** **matters**. Holding the veto adds 1.7 pp to a "
+            "4-player seat's win share with tuned bots, 0.8 pp with greedy.")
+    assert "old text" not in good and line in good
+    # the veto's answer page and its tables, beside the README
+    assert ("[The answer](site/questions/veto.html) · [its tables](results/analyses/veto/)"
+            in good)
     assert good.startswith("# Title\n") and good.endswith("## Reading the report\n")
-    readme.write_text(good.replace("0.80 [0.73, 0.87]", "0.90 [0.73, 0.87]"))
+    readme.write_text(good.replace("0.8 pp with greedy", "0.9 pp with greedy"))
     assert readme.read_text() != good
     assert main(["analyse", "--report-only", "--out", str(out), "--readme",
                  str(readme)]) == 0
     assert readme.read_text() == good
-    # the report's summary says the same sentences
-    assert "greedy 0.80 [0.73, 0.87], tuned 1.66 [1.42, 1.91] pp" in (
-        out / "report.md").read_text()
+    # the report says the same: its board's row and the section's sentence
+    report = (out / "report.md").read_text()
+    assert "Holding the veto adds 1.7 pp" in report
+    assert "greedy 0.80 [0.73, 0.87], tuned 1.66 [1.42, 1.91] pp" in report
 
 
 def test_missing_readme_or_markers_are_skipped(repo, capsys):
@@ -119,11 +139,11 @@ def test_missing_readme_or_markers_are_skipped(repo, capsys):
     assert main(["analyse", "--report-only", "--out", str(out)]) == 0
     assert "no generated-findings markers" in capsys.readouterr().out
     assert readme.read_text() == "# no markers\n"
-    assert "no README" in F.update_readme(out, repo / "nothing.md")
+    assert "no README" in R.update_readme(out, repo / "nothing.md")
 
 
 def test_safety_cap_is_not_a_variant(repo):
-    text = F.block(repo / "results" / "analyses", repo / "README.md")
+    text = _said(repo / "results" / "analyses")
     assert "round_cap" not in text
     # 100 × 0.1062 = 10.62, one decimal from 10 pp up: −10.6 [−10.9, −10.3]
     assert "`team_points_tiebreak = sum` (side A, full 2v3): greedy −10.6 [−10.9, −10.3] pp" \
@@ -169,7 +189,17 @@ def test_readme_holds_the_block_the_committed_sections_give():
     readme = ROOT / "README.md"
     text = readme.read_text()
     assert F.BEGIN in text and F.END in text
-    assert F.replace_block(text, F.block(RESULTS, readme)) == text
+    assert F.replace_block(text, R.block(RESULTS, readme)) == text
+    # five headline verdicts, each linking its answer page (a page of the site's
+    # navigation) and its tables (a committed folder)
+    lines = [x for x in _block(readme).splitlines() if x.startswith("- **")]
+    assert len(lines) == len(R.HEADLINES) == 5
+    nav = (ROOT / "mkdocs.yml").read_text()
+    for line in lines:
+        page, tables = re.findall(r"\]\(([^)]+)\)", line)
+        assert page.startswith("site/questions/") and page.endswith(".html")
+        assert f"- questions/{page[len('site/questions/'):-len('.html')]}.md" in nav, page
+        assert (ROOT / tables).is_dir(), tables
 
 
 # ------------------------------------------------------------- the new tables
@@ -207,7 +237,7 @@ def test_the_dilemma_is_read_from_its_table(repo):
                       (0.0010, -0.0020, 0.0040)),
         _dilemma_rows("greedy", (0.0120, 0.0100, 0.0140), (0.0080, 0.0060, 0.0100),
                       (-0.0030, -0.0050, -0.0010))]))
-    text = F.block(out, repo / "README.md")
+    text = _said(out)
     assert ("**The veto is a social dilemma at greedy; worth using whatever the others do, "
             "but whether everyone using it leaves a seat worse off is not shown either way "
             "at tuned**") in text
@@ -235,7 +265,7 @@ def test_value_to_the_tuned_player_never_says_best_response(repo):
         "actions_ref": [0.80, 0.90, 0.85], "worth_per_action": [0.0161, 0.0174, 0.0171],
         "worth_per_action_ci_low": [0.0144, 0.0158, 0.0154],
         "worth_per_action_ci_high": [0.0179, 0.0191, 0.0187]}))
-    text = F.block(out, repo / "README.md")
+    text = _said(out)
     assert ("Value to the tuned player: among tuned players, its Media actions are worth "
             "+1.45 [+1.31, +1.59] pp of win share to one seat") in text
     assert "seat 0 +1.29 [+1.15, +1.43] to seat 1 +1.57 [+1.42, +1.72]" in text
@@ -268,7 +298,7 @@ def test_team_verdicts_carry_their_90_intervals(repo):
         _fair("2v3", "B", 3, "per side", 0.5, 0.709, 0.205, (0.2016, 0.2084), "unfair"),
         _fair("2v3", "A", 2, "per seat", 0.4, 0.291, -0.109, (-0.1124, -0.1056), "unfair"),
         _fair("2v3", "B", 3, "per seat", 0.6, 0.709, 0.105, (0.1016, 0.1084), "unfair")]))
-    text = F.block(out, repo / "README.md")
+    text = _said(out)
     assert ("**2v3 per side**: greedy side A unfair: −20.9 pp, 90% [−21.2, −20.6] beyond "
             "±1 pp (49,152 games a rung)") in text
     assert ("**2v3 per seat**: greedy side A unfair: −10.9 pp, 90% [−11.2, −10.6] beyond "
@@ -296,7 +326,7 @@ def test_fresh_deals_name_their_own_worst_side(repo):
          "ci_low": float("nan"), "ci_high": float("nan"), "fair_per_side": "",
          "worst_side_verdict": "", "diff": -0.100, "diff_ci_low": -0.110,
          "diff_ci_high": -0.090}]))
-    text = F.block(out, repo / "README.md")
+    text = _said(out)
     assert "**No change tried makes 2v3 fair**" in text
     assert ("`seating=ABABA, handicap_points=40`: greedy worst side B: not shown fair: "
             "+0.8 pp, 90% [+0.1, +1.5], margin ±1 pp (U +0.44 [−0.07, +0.95] pp of all "
@@ -325,7 +355,7 @@ def test_skill_labels_say_what_they_mean(repo):
     uncertain one is (games at the strongest rung)."""
     out = repo / "results" / "analyses"
     _write(out, "robustness", "ladder", LADDER_NEW)
-    text = F.block(out, repo / "README.md")
+    text = _said(out)
     assert ("**Labels of 3 figures measured at two rungs or more**, from the weakest rung "
             "to the strongest (rungs in the order the committed ladder measured; Holm over "
             "the 3 figures for each kind of claim): 1 hold across skill, 1 grow with skill, "

@@ -3,15 +3,26 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+TSTAMP := $(VENV)/.installed-test
 
 .PHONY: demo test test-fast docs bench analyses serve skill apprentice clean
 
+# demos-sim and what it runs on, installed by uv (about 20 s from PyPI; pip took about
+# 2 min for the same); pip when uv cannot be had or cannot install (a machine that reaches
+# only a local package index: pip reads its pip.conf, uv does not).
+UV_INSTALL = $(PY) -m uv pip install --quiet --python $(PY)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	{ $(PY) -m pip install --quiet uv && $(UV_INSTALL) -e . ; } || $(PY) -m pip install --quiet -e .
 	touch $(STAMP)
 
+# The test and documentation tools on top (pytest, hypothesis, selenium, mkdocs …).
+$(TSTAMP): $(STAMP)
+	$(UV_INSTALL) -e '.[test]' || $(PY) -m pip install --quiet -e '.[test]'
+	touch $(TSTAMP)
+
+# What a Carré of 15 or 60 points changes (experiments/demo.toml); on a fresh clone most
+# of its time is numba compiling the game's kernels once (about 2 min of the 3 on 2 cores).
 demo: $(STAMP)
 	$(VENV)/bin/demos-sim run experiments/demo.toml --workers 2
 	$(VENV)/bin/demos-sim report results/demo/
@@ -41,14 +52,14 @@ apprentice: $(STAMP)
 # Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time),
 # after compiling the games' kernels into numba's cache, one process per group of games
 # (demos_sim/warm.py: otherwise both workers compile the same kernels on a fresh checkout).
-test: $(STAMP)
+test: $(TSTAMP)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 # The fast tier for iteration (about 2.5 minutes on a warm numba cache: 142 s at 0a45dec): the import contracts
 # and every test not marked slow (tests/conftest.py, SLOW).
-test-fast: $(STAMP)
+test-fast: $(TSTAMP)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
@@ -57,7 +68,7 @@ test-fast: $(STAMP)
 # stops the build; the command line and variants reference, the record format and the
 # designer's answer pages are generated from the parsers, the rules and results/analyses
 # (docs/hooks/generate.py). Open site/index.html.
-docs: $(STAMP)
+docs: $(TSTAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 # The what-if explorer in the browser: http://127.0.0.1:8050/ (Ctrl-C to stop).

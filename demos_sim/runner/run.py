@@ -71,6 +71,10 @@ def _progress(total: int, initial: int, quiet: bool, desc: str):
     """A progress bar on a terminal; plain lines elsewhere (``make demo`` in CI, a log
     file: :class:`PlainProgress`); nothing with ``quiet``."""
     if not quiet and not sys.stderr.isatty():
+        sys.stderr.write(f"{desc}: {total - initial:,} games to play; on a first run numba "
+                         "compiles the game's kernels before any game ends (minutes; later "
+                         "runs load them from its cache)\n")
+        sys.stderr.flush()
         return PlainProgress(total, initial, desc, sys.stderr)
     from tqdm import tqdm
 
@@ -93,7 +97,8 @@ class PlainProgress:
     carriage returns would show nothing until the end, or garble a log): a line whenever
     another tenth of the games is done, at most one every :attr:`EVERY_S` seconds, and
     at least one a minute — games done, their share, the rate of this run and the time
-    left at that rate::
+    left at that rate (after the first games end, the rate since then: the wait for the
+    kernels to compile on a first run does not count)::
 
         demo: 36,000 of 120,000 games (30%), 410 games/s, about 3 min 25 s left
 
@@ -107,10 +112,13 @@ class PlainProgress:
         self.stream, self.clock = stream, clock
         self.t0 = self.t_last = clock()
         self.done_last = initial
+        self.first: tuple[float, int] | None = None     # (time, games done) at the first update
 
     def update(self, n: int) -> None:
         self.done += n
         now = self.clock()
+        if self.first is None:
+            self.first = (now, self.done)
         since = now - self.t_last
         tenth = self.done - self.done_last >= self.total / 10
         if since >= self.AT_LEAST_S or (tenth and since >= self.EVERY_S):
@@ -122,6 +130,8 @@ class PlainProgress:
         share = 100 * self.done / self.total if self.total else 100.0
         text = f"{self.desc}: {self.done:,} of {self.total:,} games ({share:.0f}%)"
         played, elapsed = self.done - self.initial, now - self.t0
+        if self.first is not None and now > self.first[0] and self.done > self.first[1]:
+            played, elapsed = self.done - self.first[1], now - self.first[0]
         if played > 0 and elapsed > 0:
             rate = played / elapsed
             text += f", {rate:,.0f} games/s"

@@ -35,20 +35,36 @@ def test_a_line_per_tenth_at_most_every_10_s_and_at_least_every_minute():
     _step(bar, clock, 30, 10)     # 130: 10 more games only, 18 s later: no line
     _step(bar, clock, 73, 10)     # 140, 61 s after the last line: a line
     bar.close()
-    # 120 games / 12 s = 10 games/s; 880 left / 10 = 88 s = 1 min 28 s
-    # 140 / 73 s = 1.92 games/s (shown 2); 860 left × 73 / 140 = 448.4 s = 7 min 28 s
+    # the rate since the first update (5 s, 50 games): 70 games / 7 s = 10 games/s;
+    # 880 left / 10 = 88 s = 1 min 28 s. 90 / 68 s = 1.32 games/s (shown 1);
+    # 860 left × 68 / 90 = 649.8 s = 10 min 50 s
     assert out.getvalue() == (
         "demo: 120 of 1,000 games (12%), 10 games/s, about 1 min 28 s left\n"
-        "demo: 140 of 1,000 games (14%), 2 games/s, about 7 min 28 s left\n")
+        "demo: 140 of 1,000 games (14%), 1 games/s, about 10 min 50 s left\n")
+
+
+def test_the_wait_before_the_first_games_is_left_out_of_the_rate():
+    """A first run: the kernels compile for 100 s before the first chunk of 100 games
+    ends, then a chunk every 10 s; the time left is read from the chunks, not the wait."""
+    bar, clock, out = _bar(1000)
+    _step(bar, clock, 100, 100)   # the first line: 100 / 100 s = 1 game/s, 900 s left
+    for k in range(1, 10):
+        _step(bar, clock, 100 + 10 * k, 100)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "demo: 100 of 1,000 games (10%), 1 games/s, about 15 min 00 s left"
+    # at 110 s: 100 games in the 10 s since the first = 10 games/s, 800 left = 80 s
+    # (over the whole run it would read 200 / 110 s = 1.8 games/s, 7 min 20 s left)
+    assert lines[1] == "demo: 200 of 1,000 games (20%), 10 games/s, about 1 min 20 s left"
+    assert lines[-1] == "demo: 1,000 of 1,000 games (100%), 10 games/s"
 
 
 def test_resumed_games_count_as_done_but_not_in_the_rate():
     bar, clock, out = _bar(1000, initial=500)
     _step(bar, clock, 20, 100)    # 600 done, 100 of them in 20 s: 5 games/s; 400 / 5 = 80 s
-    _step(bar, clock, 50, 400)    # all done: 500 played in 50 s = 10 games/s, nothing left
+    _step(bar, clock, 50, 400)    # all done: 400 played in the 30 s since = 13 games/s
     assert out.getvalue().splitlines() == [
         "demo: 600 of 1,000 games (60%), 5 games/s, about 1 min 20 s left",
-        "demo: 1,000 of 1,000 games (100%), 10 games/s"]
+        "demo: 1,000 of 1,000 games (100%), 13 games/s"]
     assert "\r" not in out.getvalue()
 
 

@@ -97,8 +97,8 @@ class PlainProgress:
     carriage returns would show nothing until the end, or garble a log): a line whenever
     another tenth of the games is done, at most one every :attr:`EVERY_S` seconds, and
     at least one a minute — games done, their share, the rate of this run and the time
-    left at that rate (after the first games end, the rate since then: the wait for the
-    kernels to compile on a first run does not count)::
+    left at that rate, read from the games since the first update (the wait for the
+    kernels to compile on a first run does not count; the first line gives that wait)::
 
         demo: 36,000 of 120,000 games (30%), 410 games/s, about 3 min 25 s left
 
@@ -130,6 +130,10 @@ class PlainProgress:
         share = 100 * self.done / self.total if self.total else 100.0
         text = f"{self.desc}: {self.done:,} of {self.total:,} games ({share:.0f}%)"
         played, elapsed = self.done - self.initial, now - self.t0
+        if self.first is not None and now == self.first[0] and self.done < self.total:
+            # the first games only: their time holds the start (and a first run's
+            # compiling), no rate to read the rest from
+            return text + f", the first after {_duration(elapsed)}"
         if self.first is not None and now > self.first[0] and self.done > self.first[1]:
             played, elapsed = self.done - self.first[1], now - self.first[0]
         if played > 0 and elapsed > 0:

@@ -47,11 +47,11 @@ def test_the_wait_before_the_first_games_is_left_out_of_the_rate():
     """A first run: the kernels compile for 100 s before the first chunk of 100 games
     ends, then a chunk every 10 s; the time left is read from the chunks, not the wait."""
     bar, clock, out = _bar(1000)
-    _step(bar, clock, 100, 100)   # the first line: 100 / 100 s = 1 game/s, 900 s left
+    _step(bar, clock, 100, 100)   # the first line: no rate yet, the wait
     for k in range(1, 10):
         _step(bar, clock, 100 + 10 * k, 100)
     lines = out.getvalue().splitlines()
-    assert lines[0] == "demo: 100 of 1,000 games (10%), 1 games/s, about 15 min 00 s left"
+    assert lines[0] == "demo: 100 of 1,000 games (10%), the first after 1 min 40 s"
     # at 110 s: 100 games in the 10 s since the first = 10 games/s, 800 left = 80 s
     # (over the whole run it would read 200 / 110 s = 1.8 games/s, 7 min 20 s left)
     assert lines[1] == "demo: 200 of 1,000 games (20%), 10 games/s, about 1 min 20 s left"
@@ -60,10 +60,12 @@ def test_the_wait_before_the_first_games_is_left_out_of_the_rate():
 
 def test_resumed_games_count_as_done_but_not_in_the_rate():
     bar, clock, out = _bar(1000, initial=500)
-    _step(bar, clock, 20, 100)    # 600 done, 100 of them in 20 s: 5 games/s; 400 / 5 = 80 s
-    _step(bar, clock, 50, 400)    # all done: 400 played in the 30 s since = 13 games/s
+    _step(bar, clock, 20, 100)    # 600 done, the first 100 played after 20 s
+    _step(bar, clock, 30, 100)    # 200 played, 100 in the 10 s since: 10 games/s, 30 s left
+    _step(bar, clock, 50, 300)    # all done: 400 played in the 30 s since = 13 games/s
     assert out.getvalue().splitlines() == [
-        "demo: 600 of 1,000 games (60%), 5 games/s, about 1 min 20 s left",
+        "demo: 600 of 1,000 games (60%), the first after 20 s",
+        "demo: 700 of 1,000 games (70%), 10 games/s, about 30 s left",
         "demo: 1,000 of 1,000 games (100%), 13 games/s"]
     assert "\r" not in out.getvalue()
 

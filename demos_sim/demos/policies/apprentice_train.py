@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import time
@@ -89,16 +90,15 @@ def recorder_policy(cfg, obs, opts, n_opts, params, rng):
     return heuristic_policy(cfg, obs, opts, n_opts, params, rng)
 
 
-@njit(cache=True)
 def label_all(teacher, cfg, obs, opts, nopts, tparams, keys, out):
-    """The teacher's option index at every recorded position (its own stream each)."""
+    """The teacher's option index at every recorded position (its own stream each). A
+    Python loop: a cached numba function taking the teacher as an argument would key
+    numba's cache on the teacher's dispatcher, which breaks when the teacher's module is
+    edited; the call costs microseconds against the teacher's milliseconds."""
     rng = np.zeros(1, np.uint64)
-    p = np.empty(tparams.shape[0], np.float64)
     for i in range(obs.shape[0]):
-        for j in range(p.shape[0]):
-            p[j] = tparams[j]
         rng[0] = keys[i]
-        out[i] = teacher(cfg, obs[i], opts[i], nopts[i], p, rng)
+        out[i] = teacher(cfg, obs[i], opts[i], np.int64(nopts[i]), tparams.copy(), rng)
 
 
 @njit(cache=True)
@@ -207,11 +207,12 @@ def featurise(cfg, obs, opts, nopts, labels):
     return X.astype(np.float32), M.astype(np.int8), Y.astype(np.int16), B.astype(np.int8)
 
 
-def save_positions(path, kept) -> None:
-    """The labelled positions of a run (to fit other features without labelling again)."""
+def save_positions(path, kept, meta: str) -> None:
+    """The labelled positions of a run (to fit other features without labelling again);
+    ``meta`` says which run made them (:func:`train` checks it before reusing them)."""
     w = max(k[2].shape[1] for k in kept)
     np.savez_compressed(
-        path, unit=np.concatenate([np.full(len(k[1]), k[0]) for k in kept]),
+        path, meta=np.array(meta), unit=np.concatenate([np.full(len(k[1]), k[0]) for k in kept]),
         obs=np.concatenate([k[1] for k in kept]),
         opts=np.concatenate([np.pad(k[2], ((0, 0), (0, w - k[2].shape[1]))) for k in kept]),
         nopts=np.concatenate([k[3] for k in kept]),
@@ -324,8 +325,28 @@ def check_teacher(spec: str):
     return pol
 
 
+def _meta(units, seed, teacher, mode, weights) -> str:
+    w = "" if weights is None else hashlib.sha256(
+        np.ascontiguousarray(weights, np.float64).tobytes()).hexdigest()[:16]
+    return (f"teacher={teacher} seed={seed} units={units.start}-{units.stop} "
+            f"chunk={CHUNK_GAMES} mode={mode} weights={w} schedule={hash_schedule()}")
+
+
+def hash_schedule() -> str:
+    return hashlib.sha256(repr((SCHEDULE, NF, WIDTH)).encode()).hexdigest()[:12]
+
+
 def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0, say,
-             keep_path=None):
+             keep_path=None, reuse=None):
+    meta = _meta(units, seed, teacher, mode, weights)
+    if reuse is not None and Path(reuse).exists():
+        with np.load(reuse) as z:
+            same = "meta" in z.files and str(z["meta"]) == meta
+        if same:
+            data = load_positions(reuse)
+            say(f"{label}: {len(data[3]):,} labelled decisions reused from {reuse}")
+            return data
+        say(f"{label}: {reuse} was made by another run; labelling again")
     parts = []
     kept = []
     games = 0
@@ -350,7 +371,7 @@ def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0,
     if workers > 1:
         ex.shutdown()
     if keep_path is not None:
-        save_positions(keep_path, kept)
+        save_positions(keep_path, kept, meta)
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
 
 
@@ -392,7 +413,7 @@ def train(teacher: str = DEFAULT_TEACHER, games: int = 1000, seed: int = 0,
     if keep_positions:
         keep1, keep2 = f"{keep_positions}-1.npz", f"{keep_positions}-2.npz"
     data = _collect(range(n1), seed, pol.name, tuned, 0, None, workers, "round 1", t0, say,
-                    keep1)
+                    keep1, keep1)
     W, lines = fit_all(data, l2)
     say("round 1 fit:")
     for ln in lines:
@@ -401,7 +422,7 @@ def train(teacher: str = DEFAULT_TEACHER, games: int = 1000, seed: int = 0,
         app = np.zeros(N_PARAMS)
         app[:len(APPRENTICE_PARAMS)] = APPRENTICE_PARAMS
         more = _collect(range(n1, n1 + n2), seed, pol.name, app, 1, W, workers,
-                        "round 2 (DAgger)", t0, say, keep2)
+                        "round 2 (DAgger)", t0, say, keep2, keep2)
         data = tuple(np.concatenate([a, b]) for a, b in zip(data, more))
         W, lines = fit_all(data, l2)
         say("round 2 fit (both rounds' decisions):")

@@ -491,8 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the weights module to write (default: the package's "
                          "apprentice_weights.py)")
     ta.add_argument("--keep-positions", default=None, metavar="PREFIX",
-                    help="also save the labelled positions to PREFIX-1.npz and PREFIX-2.npz "
-                         "(to fit other features without labelling again)")
+                    help="save each round's labelled positions to PREFIX-1.npz and "
+                         "PREFIX-2.npz, and reuse them when the same run (teacher, seed, games, "
+                         "round-1 weights) is asked again: only the fit is redone")
     ta.set_defaults(func=cmd_train_apprentice)
     from demos_sim.explorer.cli import add_serve_parser
     add_serve_parser(sub)         # demos-sim serve (the what-if explorer)

@@ -33,6 +33,18 @@ seats, and the analyses refuse it unless asked (:func:`refuse_references`).
 
 Under ``NUMBA_DISABLE_JIT=1`` ``njit`` hands back the plain Python function; the
 registry then takes it as it is, so a plugin can be stepped through in a debugger.
+
+*Declared* policies: the built-in ones are listed as data (:class:`Declared`: name,
+description, restricted forms, budget, reference, and the module whose import registers
+the function) in a table beside the game's policies, ``declared.py``, which
+``python -m demos_sim.declare`` writes from the registered policies. Listing them
+(``demos-sim policies``, :meth:`PolicyRegistry.available`, :meth:`PolicyRegistry.describe`)
+reads the table and imports no policy module: their functions are compiled for
+:data:`POLICY_SIG` when defined, which on a cold numba cache takes minutes. A policy's
+module is imported when its function or parameters are first asked for
+(:meth:`PolicyRegistry.get`), the functions compiled exactly as before; a name the table
+does not hold (a plugin's, a test's, a built-in policy not yet in the table) loads every
+built-in module as before.
 """
 
 from __future__ import annotations
@@ -59,6 +71,19 @@ _plugins: list[str] = []
 
 
 @dataclass(frozen=True)
+class Declared:
+    """What listing a policy shows, without its function: a row of a game's ``declared.py``
+    (written by ``python -m demos_sim.declare``)."""
+    name: str
+    module: str                    # importing it registers the policy
+    description: str = ""
+    flags: dict = field(default_factory=dict)
+    budget: int | None = None
+    default_budget: int | None = None
+    reference: str | None = None
+
+
+@dataclass(frozen=True)
 class Policy:
     name: str
     fn: object
@@ -77,10 +102,13 @@ class Policy:
 class PolicyRegistry:
     """The policies of one game; ``builtins`` is the module that registers the built-in ones."""
 
-    def __init__(self, game: str, builtins: str):
+    def __init__(self, game: str, builtins: str, declared: str | None = None):
         self.game = game
         self._builtins = builtins
+        self._declared_module = declared      # the module holding DECLARED (a tuple)
+        self._declared: dict[str, Declared] | None = None
         self._policies: dict[str, Policy] = {}
+        self._origin: dict[str, str] = {}     # name -> the module whose import registered it
         self._loaded = False
 
     def register(self, name: str, params=(), description: str = "", flags: dict | None = None,
@@ -102,6 +130,7 @@ class PolicyRegistry:
             p[: len(params)] = params
             self._policies[name] = Policy(name, fn, p, description, dict(flags or {}), budget,
                                           reference)
+            self._origin[name] = _importing_module()
             return fn
 
         return deco
@@ -116,15 +145,57 @@ class PolicyRegistry:
             self._loaded = True
             importlib.import_module(self._builtins)
 
-    def available(self) -> list[str]:
+    def load_builtins(self) -> None:
+        """Import every built-in policy module now (each compiles its functions when
+        defined): ``python -m demos_sim.warm`` fills numba's cache with them."""
         self._load_builtins()
-        return sorted(self._policies)
+
+    def declared(self) -> dict[str, Declared]:
+        """The built-in policies as the game's table declares them (empty without one);
+        reading it imports no policy module."""
+        if self._declared is None:
+            rows = ()
+            if self._declared_module:
+                rows = importlib.import_module(self._declared_module).DECLARED
+            self._declared = {d.name: d for d in rows}
+        return self._declared
+
+    def _load(self, name: str) -> None:
+        """Register ``name``: import its declared module, else every built-in module."""
+        if name in self._policies:
+            return
+        d = self.declared().get(name)
+        if d is not None and not self._loaded:
+            importlib.import_module(d.module)
+        if name not in self._policies:
+            self._load_builtins()
+
+    def available(self) -> list[str]:
+        """Every policy name: the declared built-in ones and those registered (plugins,
+        modules already imported); without a table, every built-in module is imported."""
+        if not self.declared():
+            self._load_builtins()
+        return sorted(set(self.declared()) | set(self._policies))
+
+    def describe(self, name: str) -> Declared:
+        """What ``demos-sim policies`` shows of ``name``: its registered policy's, or its
+        declaration's when its module is not imported yet (nothing compiled)."""
+        if name not in self._policies and name not in self.declared():
+            self._load_builtins()
+        pol = self._policies.get(name)
+        if pol is None:
+            if name in self.declared():
+                return self.declared()[name]
+            raise ConfigError(f"unknown {self.game} policy {name!r} "
+                              f"(available: {', '.join(self.available())})")
+        return Declared(name, self._origin.get(name, ""), pol.description, dict(pol.flags),
+                        pol.budget, pol.default_budget, pol.reference)
 
     def get(self, spec: str) -> Policy:
         """Look up a policy spec ``name[:flag][@N]`` (module docstring); unknown names, flags
         and bad budgets raise ConfigError."""
-        self._load_builtins()
         base, flags, budgets = spec_parts(spec)
+        self._load(base)
         if len(flags) > 1 or len(budgets) > 1:
             raise ConfigError(f"policy spec {spec!r}: at most one ':flag' and one '@N' "
                               "(name[:flag][@N])")
@@ -133,7 +204,7 @@ class PolicyRegistry:
         budget = budgets[0] if budgets else ""
         if base not in self._policies:
             raise ConfigError(f"unknown {self.game} policy {base!r} "
-                              f"(available: {', '.join(sorted(self._policies))})")
+                              f"(available: {', '.join(self.available())})")
         pol = self._policies[base]
         if not flag and not at:
             return pol
@@ -146,7 +217,7 @@ class PolicyRegistry:
             params[pol.flags[flag]] = 1.0
         if at:
             if pol.budget is None:
-                takes = [n for n, p in sorted(self._policies.items()) if p.budget is not None]
+                takes = [n for n in self.available() if self.describe(n).budget is not None]
                 raise ConfigError(f"policy spec {spec!r}: {base!r} takes no @N budget "
                                   f"(policies that do: {', '.join(takes) or 'none'})")
             if not (budget.isascii() and budget.isdigit()):
@@ -170,6 +241,40 @@ class PolicyRegistry:
             raise ConfigError(f"--policies names {len(specs)} policies for {players} players "
                               "(give one for every seat, or a single one for all)")
         return [self.get(s) for s in specs]
+
+
+def _importing_module() -> str:
+    """The module whose body is running the registration (the innermost frame that runs a
+    module's top level): importing it registers the policy again."""
+    f = sys._getframe(2)
+    while f is not None:
+        if f.f_code.co_name == "<module>":
+            return f.f_globals.get("__name__", "")
+        f = f.f_back
+    return ""
+
+
+def declarations(registry: PolicyRegistry) -> list[Declared]:
+    """Every built-in policy of ``registry`` as a :class:`Declared` row, in name order,
+    read from the registered policies (imports every built-in module: compiles on a cold
+    cache). What ``python -m demos_sim.declare`` writes into ``declared.py``."""
+    registry._load_builtins()
+    return [registry.describe(n) for n in sorted(registry._policies)]
+
+
+def declaration_source(registry: PolicyRegistry, command: str) -> str:
+    """``declared.py``'s text: a tuple ``DECLARED`` of :class:`Declared` rows."""
+    rows = []
+    for d in declarations(registry):
+        rows.append(f"    Declared({d.name!r}, {d.module!r},\n"
+                    f"             {d.description!r},\n"
+                    f"             flags={d.flags!r}, budget={d.budget!r}, "
+                    f"default_budget={d.default_budget!r}, reference={d.reference!r}),")
+    return (f'"""The built-in {registry.game} policies as data, for listing them without '
+            "importing (and\ncompiling) their modules: written by ``" + command + "`` from "
+            "the registered\npolicies; do not edit (a test checks it against them)."
+            '"""\n\nfrom demos_sim.registry import Declared\n\nDECLARED = (\n'
+            + "\n".join(rows) + "\n)\n")
 
 
 def spec_parts(spec: str) -> tuple[str, list[str], list[str]]:

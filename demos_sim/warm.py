@@ -32,6 +32,7 @@ def warm(games: tuple[str, ...]) -> list[tuple[str, float]]:
         ad = get_game(name)
         n = PLAYERS[name]
         cfg = ad.config_from_options({}, n, {})
+        ad.policies.REGISTRY.load_builtins()    # every policy module: compiled when defined
         policy = ad.policies.available()[0]
         ad.play(cfg, [policy] * n, (), 1, 0, 2)
         out.append((name, time.perf_counter() - t))

@@ -22,9 +22,11 @@ from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("L'Assemblée", builtins="demos_sim.assemblee.policies.builtin")
+REGISTRY = PolicyRegistry("L'Assemblée", builtins="demos_sim.assemblee.policies.builtin",
+                          declared="demos_sim.assemblee.policies.declared")
 register = REGISTRY.register
 available = REGISTRY.available
+describe = REGISTRY.describe
 get = REGISTRY.get
 resolve = REGISTRY.resolve
 

@@ -18,13 +18,14 @@ Observation offsets and option encodings: :mod:`demos_sim.demos.layout`; option 
 and the decision kinds: :mod:`demos_sim.demos.kit`; the guide: docs/writing-a-bot.md.
 """
 
-from demos_sim.demos import kit
 from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("DĒMOS", builtins="demos_sim.demos.policies.builtin")
+REGISTRY = PolicyRegistry("DĒMOS", builtins="demos_sim.demos.policies.builtin",
+                          declared="demos_sim.demos.policies.declared")
 available = REGISTRY.available
+describe = REGISTRY.describe
 get = REGISTRY.get
 resolve = REGISTRY.resolve
 
@@ -66,6 +67,8 @@ def register(name: str, params=(), description: str = "", flags: dict | None = N
             flags = dict(base.flags)
             if budget is None:
                 budget = base.budget
+    from demos_sim.demos import kit     # here: its uniform is compiled when defined
+
     fn = kit.compose(others=others, **decisions)
     if not description:
         parts = [f"{kw}={getattr(f, '__name__', '?')}" for kw, f in decisions.items()]

@@ -18,8 +18,10 @@ from demos_sim.registry import (  # noqa: F401  (re-exported)
     N_PARAMS, POLICY_SIG, Policy, PolicyRegistry, load_plugin, loaded_plugins,
 )
 
-REGISTRY = PolicyRegistry("Protocole", builtins="demos_sim.protocole.policies.builtin")
+REGISTRY = PolicyRegistry("Protocole", builtins="demos_sim.protocole.policies.builtin",
+                          declared="demos_sim.protocole.policies.declared")
 register = REGISTRY.register
 available = REGISTRY.available
+describe = REGISTRY.describe
 get = REGISTRY.get
 resolve = REGISTRY.resolve

@@ -272,7 +272,7 @@ def cmd_policies(args) -> int:
     for plugin in args.plugin:
         game.load_plugin(plugin)
     for name in registry.available():
-        p = registry.get(name)
+        p = registry.describe(name)     # the declared table: no policy module imported
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""
         budget = f"  (budget: {name}@N, default {p.default_budget})" if p.budget is not None else ""
         print(f"{name:<10} {p.description}{flags}{budget}")

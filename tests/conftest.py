@@ -49,6 +49,7 @@ SLOW = (
     "tests/assemblee/test_referee.py::test_mutations_of_the_new_fields_of_scripted_games_are_caught",
     "tests/tools/test_skill.py::test_generic_path_cooperative_game_with_a_toy_budgeted_plugin",
     "tests/demos/test_planted_weakness.py::test_vetoing_in_round_1_is_beaten_by_ismcts",
+    "tests/demos/test_belief.py::test_belief_beats_a_planted_weak_policy",
     "tests/tools/test_perf_profile.py::test_a_real_profile_names_the_protocole_kernels",
     "tests/stats/test_plots_read.py::test_every_analysis_plot_reads",
     # the documentation site built once with its sample runs (about 20 s), for these five

@@ -52,7 +52,7 @@ def test_budget_spec_sets_the_declared_parameter():
     ("ismcts@8@9", "at most one ':flag' and one '@N'"),
     ("ismcts:noveto:notake", "at most one ':flag' and one '@N'"),
     ("greedy@8", "'greedy' takes no @N budget "
-                 "(policies that do: ismcts, omniscient, omniscient_hands, search)"),
+                 "(policies that do: belief, ismcts, omniscient, omniscient_hands, search)"),
     ("ismcts:nosuch@8", "no restricted form 'nosuch'"),
     ("nosuch@8", "unknown DĒMOS policy 'nosuch'"),
     # past int64 (2**63 - 1 = 9223372036854775807): was read as budget 1 in the kernel

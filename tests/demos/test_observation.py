@@ -28,7 +28,7 @@ VARIANT_SETS = [{}, {"favourite_suit_bonus": 10, "media_optional": True,
 
 # search policies at a small budget (``name@N``): what a decision may read does not depend
 # on the budget, and ismcts at its default would make this test minutes long
-SMALL_BUDGET = {"ismcts": 4}
+SMALL_BUDGET = {"ismcts": 4, "belief": 4}
 
 
 def _policy_names():

@@ -78,6 +78,13 @@ Measured (4 players, full rules; ``demos-sim tournament --policies ismcts@N,heur
 seat: @64 18.9 games/s (≈ 2,800 discard decisions/s), @256 4.5 games/s (≈ 680/s), so
 10,000 games on 2 cores take about 4.4 and 18.4 minutes.
 
+``P_POOL``, ``P_TEMP``, ``P_EPS`` (after ``P_TRUTH``): 0 here (uniform determinisations);
+in ``belief`` the size of the pool of worlds weighted by the other players' actions, the
+temperature and the floor of their model (:mod:`demos_sim.demos.policies.belief`).
+``P_GAME`` (the last): 0 here (the round horizon above); 1 values a rollout's round by the
+fitted chance of winning the game that its result leaves (:func:`game_value`, individual
+games; ``belief_game`` in ``experiments/plugins/belief_variants.py``, to measure it).
+
 ``P_TRUTH`` (after ``P_ROLL_POLICY``): 0 here; 1 in ``omniscient`` (:mod:`demos_sim.demos.policies.omniscient`,
 a reference exempt from M2): the search deals the true state from the truth block
 (:func:`deal_truth`) instead of sampling one (:func:`determinise`); 2 in
@@ -98,12 +105,15 @@ from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.demos.layout import (
-    C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT, MAXP,
-    O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_OWN_OUT, O_PILE_LEFT,
-    O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_T_DECK, O_T_DECK_N, O_T_HAND, O_T_ON, O_T_SEC, O_TABLE,
-    O_UNAN_TAKE, O_VETOES,
+    C_MODE, C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT,
+    MAXP, O_CUM, O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_OWN_OUT,
+    O_PILE_LEFT, O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_T_DECK, O_T_DECK_N, O_T_HAND, O_T_ON,
+    O_T_SEC, O_TABLE, O_UNAN_TAKE, O_VETOES,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
+from demos_sim.demos.policies.belief import (
+    PH, POOL_W, PSEC, PUSED, build_pool, resample_index, unseen_list,
+)
 from demos_sim.demos.policies.basic import (
     greedy_blind_discard, greedy_discard_take, scoring_rules, value5,
 )
@@ -112,6 +122,7 @@ from demos_sim.demos.policies.heuristic import (
     P_NOTAKE, P_NOVETO, P_SHAPE, best_blind, blind_ev, completing_cards, discard_take,
     heuristic_policy, unseen_cards, util,
 )
+from demos_sim.demos.policies.horizon_weights import DV as HDV, W as HW
 from demos_sim.demos.scoring import best_combo, round_key
 from demos_sim.halving import keep_better_half, stage_length
 from demos_sim.rng import below
@@ -119,10 +130,11 @@ from demos_sim.rng import below
 # after heuristic's own parameters (0-17: its decisions, search's 12-13, team play 14-17),
 # which the decisions left to heuristic read at the same indices
 (P_BUDGET, P_WIDTH, P_VETO_COST, P_POINTS, P_ROLL_VETO, P_KINDS, P_SKILL,
- P_VETO_SKILL, P_ROLL_POLICY, P_TRUTH) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 10)
+ P_VETO_SKILL, P_ROLL_POLICY, P_TRUTH, P_POOL, P_TEMP, P_EPS,
+ P_GAME) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 14)
 SEARCHED = (1 << K_PUBLIC) | (1 << K_SECRET) | (1 << K_VETO) | (1 << K_UNAN)
 ISMCTS_PARAMS = tuple(HEURISTIC_PARAMS) + (64.0, 8.0, 0.2, 0.01, 17.0, float(SEARCHED),
-                                          0.0, 3.0, 0.0, 0.0)
+                                          0.0, 3.0, 0.0, 0.0, 0.0, 2.0, 0.1, 0.0)
 ROLL_DRAW_WEIGHT = 0.35            # greedy's blind-draw weight in the rollouts
 
 # scratch (int64) of one searched decision
@@ -135,7 +147,10 @@ RH = WDECK + 40            # a rollout's hands …
 RSEC = RH + MAXP           # … and secret discards
 WU = RSEC + MAXP           # the unseen cards, shuffled (40)
 CAND = WU + 40             # root candidates: option indices (MAXOPT)
-WS_LEN = CAND + MAXOPT
+RKEY = CAND + MAXOPT       # a rollout's showdown: round keys by seat (D4.3) …
+RSC = RKEY + MAXP          # … scores …
+RKD = RSC + MAXP           # … and combination kinds (2: a Carré)
+WS_LEN = RKD + MAXP
 
 
 @njit(cache=True, _nrt=False)
@@ -275,6 +290,36 @@ def deal_hands_truth(cfg, obs, ws, rng):
         t = ws[WDECK + i]
         ws[WDECK + i] = ws[WDECK + j]
         ws[WDECK + j] = t
+    return nd
+
+
+@njit(cache=True, _nrt=False)
+def deal_world(cfg, obs, ws, row, rng):
+    """``belief``'s determinisation: the hands and secret discards of a pool world
+    (:mod:`demos_sim.demos.policies.belief`), the rest of the unseen cards the deck in a
+    fresh uniform order. Returns the deck's length (``obs[O_DECK_LEFT]``: a test checks)."""
+    n = obs[O_N]
+    for p in range(MAXP):
+        ws[WVET + p] = 0
+        ws[WSEC + p] = -1
+        ws[WH + p] = 0
+    for p in range(n):
+        ws[WVET + cfg[C_SIDE + p]] = obs[O_VETOES + p]
+        ws[WH + p] = row[PH + p]
+        ws[WSEC + p] = row[PSEC + p]
+    nu = unseen_list(cfg, obs, ws[WU:WU + 40])
+    nd = 0
+    for i in range(nu):
+        c = ws[WU + i]
+        if not (row[PUSED] >> c) & 1:
+            ws[WDECK + nd] = c
+            nd += 1
+    for i in range(nd - 1, 0, -1):                      # Fisher-Yates of the deck
+        j = below(rng, 0, i + 1)
+        t = ws[WDECK + i]
+        ws[WDECK + i] = ws[WDECK + j]
+        ws[WDECK + j] = t
+    ws[WND] = nd
     return nd
 
 
@@ -444,6 +489,9 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
         h = ws[RH + p]
         kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], obs[O_FAV + p], sr[5])
         key = round_key(h, kd, sc, cm)
+        ws[RKEY + p] = key
+        ws[RSC + p] = sc if kd != 0 else 0
+        ws[RKD + p] = kd
         if p == seat:
             score = sc
         if cfg[C_SIDE + p] == myside:
@@ -454,10 +502,44 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 carre = True
         elif key > other:
             other = key
+    if params[P_GAME] > 0 and cfg[C_MODE] == 0:
+        return game_value(obs, ws, n, seat, max(mine, other))
     v = 0.0
     if mine >= 0 and mine >= other:
         v = 1.5 if carre else 1.0                       # D4.5: a Carré wins two figures
     return v + params[P_POINTS] * score
+
+
+@njit(cache=True, _nrt=False)
+def game_value(obs, ws, n, seat, top):
+    """``belief_game``'s value of a rollout's round (individual games): the fitted chance
+    of winning the game from what every seat sees at the round's end (the figures the
+    round's winners draw, D4.5, as many as the Power pile still holds; the round's
+    points, D4.7), in units of one figure's average worth (``horizon_weights.DV``), so
+    that the veto's cost keeps its meaning. Fitted by ``experiments/fit_horizon.py``."""
+    pile = obs[O_PILE_LEFT]
+    left = pile
+    mine = obs[O_NFIG + seat]
+    others = 0
+    mine_cum = 0
+    best = -1 << 40
+    for j in range(n):                                  # D4.5 winners in action order
+        p = wrap(obs[O_DEALER] + 1 + j, n)
+        got = 0
+        if top >= 0 and ws[RKEY + p] == top:
+            got = min(left, 2 if ws[RKD + p] == 2 else 1)
+            left -= got
+        cum = obs[O_CUM + p] + ws[RSC + p]
+        if p == seat:
+            mine += got
+            mine_cum = cum
+        else:
+            others = max(others, obs[O_NFIG + p] + got)
+            best = max(best, cum)
+    x = (HW[0] + HW[1] * mine + HW[2] * others + HW[3] * left
+         + HW[4] * (mine_cum - best) / 10.0 + HW[5] * mine * left / 14.0
+         + HW[6] * others * left / 14.0)
+    return 1.0 / (1.0 + np.exp(-x)) / HDV
 
 
 @njit(cache=True, _nrt=False)
@@ -545,6 +627,18 @@ def search(cfg, obs, opts, n_opts, params, rng):
     if truth == 1:
         budget = 1
     skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]
+    # belief (P_POOL > 0): the worlds drawn from a pool weighted by the others' actions
+    # (demos_sim.demos.policies.belief), by systematic resampling: iteration ``it`` takes
+    # the world at cumulative weight (it + x0) / budget
+    npool = int(params[P_POOL]) if truth == 0 else 0
+    if npool > 0:
+        pool, cum = build_pool(cfg, obs, npool, params[P_TEMP], params[P_EPS],
+                               params[P_ROLL_VETO], rng)
+        x0 = below(rng, 0, 1 << 30) / float(1 << 30)
+    else:
+        pool = np.empty((0, POOL_W), np.int64)
+        cum = np.empty(0, np.float64)
+        x0 = 0.0
     j0 = _position(obs)
     for c in range(k):
         tot[c] = 0.0
@@ -558,6 +652,8 @@ def search(cfg, obs, opts, n_opts, params, rng):
             deal_truth(cfg, obs, ws)
         elif truth == 2:
             deal_hands_truth(cfg, obs, ws, rng)
+        elif npool > 0:
+            deal_world(cfg, obs, ws, pool[resample_index(cum, (it + x0) / budget)], rng)
         else:
             determinise(cfg, obs, ws, rng, skill)
         for c in range(active):
@@ -590,3 +686,21 @@ def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
     if (int(params[P_KINDS]) >> kind) & 1:
         return search(cfg, obs, opts, n_opts, params, rng)
     return heuristic_policy(cfg, obs, opts, n_opts, params, rng)
+
+
+def _belief_params():
+    params = list(ISMCTS_PARAMS)
+    params[P_POOL] = 512.0         # measured: see demos_sim/demos/policies/belief.py
+    params[P_TEMP] = 4.0
+    params[P_SKILL] = 0.0          # the pool's weights read the others' play instead
+    params[P_VETO_SKILL] = 0.0
+    return tuple(params)
+
+
+BELIEF_PARAMS = _belief_params()
+register("belief", params=BELIEF_PARAMS,
+         description="ismcts whose deals are weighted by how likely they make the other "
+                     "players' actions this round (policy inference with a greedy model of "
+                     "them); the rest heuristic",
+         flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
+         budget=P_BUDGET)(ismcts_policy)

@@ -209,7 +209,7 @@ def cmd_sweep(args) -> int:
     if args.json:
         print(json.dumps({"game": game.name, "setting": name, "values": plan.values,
                           "reference": plan.ref_value, "games": sw.games, "seed": args.seed,
-                          "rows": sw.table.to_dict(orient="records"),
+                          "rows": json.loads(sw.table.to_json(orient="records")),
                           "contract": sw.run.meta["contract"],
                           "version": sw.run.meta["version"],
                           "git_revision": sw.run.meta["git_revision"],

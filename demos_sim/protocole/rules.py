@@ -52,6 +52,8 @@ SCOPE = {
 RESTRICTED = {
     # ismcts:basic: the rollout policy of the search, under every level and variant
     "basic": Form("change its rollout policy"),
+    # sparta:uniform: its worlds drawn uniformly (no belief), under every level and variant
+    "uniform": Form("draw its worlds without the belief"),
 }
 
 # Part V, Protocole: name -> (allowed values or "int", default).

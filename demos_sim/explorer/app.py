@@ -243,7 +243,9 @@ def _setup_context(game: str, sid: str, form=None) -> dict:
     form = form if form is not None else {}
     return {"sid": sid, "games": {name: get_game(name).title for name in GAMES},
             "game": g.name, "title": g.title, "settings": setting_fields(g),
-            "groups": rule_groups(g), "default_players": _seats(game, {})[0],
+            "groups": rule_groups(g),
+            "default_players": _seats(game, {k: v for k, v in form.items()
+                                              if k != "players"})[0],
             **_seats_context(game, form)}
 
 

@@ -221,14 +221,14 @@ def save_positions(path, kept, meta: str) -> None:
 
 def load_positions(path):
     """Fit rows of the positions saved by :func:`save_positions`, features computed now."""
-    z = np.load(path)
-    unit = z["unit"]
+    with np.load(path) as z:                  # each array read (decompressed) once
+        unit, obs, opts, nopts, labels = (z[k] for k in ("unit", "obs", "opts", "nopts",
+                                                         "labels"))
     parts = []
     for u in np.unique(unit):
         sel = unit == u
         cfg = _config(SCHEDULE[int(u) % len(SCHEDULE)]).to_array()
-        parts.append(featurise(cfg, z["obs"][sel], z["opts"][sel], z["nopts"][sel],
-                               z["labels"][sel]))
+        parts.append(featurise(cfg, obs[sel], opts[sel], nopts[sel], labels[sel]))
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
 
 

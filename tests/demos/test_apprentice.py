@@ -119,6 +119,8 @@ def test_veto_features_of_a_hand_set_position():
     W[3, V_BIAS] = -1.0
     assert choose(pos.cfg, pos.obs, pos.opts, pos.n_opts, _params(), W) == 0
     assert pos.decide("apprentice:noveto").index == 0
+    # by default the apprentice plays heuristic's veto (the learned one is not played)
+    assert pos.decide("apprentice").index == pos.decide("heuristic").index == 1
 
 
 def test_choose_plays_the_option_of_highest_score():
@@ -209,3 +211,24 @@ def test_cli_refuses_a_bad_teacher_with_one_line(capsys):
     assert main(["train-apprentice", "--teacher", "omniscient", "--games", "8"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("demos-sim: error: --teacher 'omniscient'") and "\n" not in err
+
+
+def test_training_is_deterministic_and_learns_its_teacher(tmp_path):
+    """The same seed writes the same weights module whatever the number of workers; taught
+    by heuristic (whose choice is one of the features), the fit agrees with its teacher on
+    most public discards. Slow: two short trainings (16 + 8 games each)."""
+    import re
+
+    from demos_sim.demos.policies.apprentice_train import train
+
+    said = []
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    train("heuristic", 16, 3, dagger_games=8, workers=1, out=a, say=said.append)
+    train("heuristic", 16, 3, dagger_games=8, workers=2, out=b, say=lambda s: None)
+    assert a.read_text() == b.read_text()
+    ns = {}
+    exec(a.read_text(), ns)
+    assert len(ns["WEIGHTS"]) == 4 * NF and all(math.isfinite(x) for x in ns["WEIGHTS"])
+    last = [s for s in said if s.strip().startswith("public:")][-1]
+    agree = float(re.search(r"agreement with the teacher ([\d.]+)%", last).group(1))
+    assert agree > 90.0, last

@@ -6,7 +6,9 @@
    secret, unanimous turn, veto) into the spare end of its parameter row, then plays as
    the behaviour policy — ``tuned`` in the first round; the apprentice with the first
    round's weights in the second (DAgger: the positions the apprentice itself reaches,
-   where its mistakes would take it). The games are those of a simulation with the
+   where its mistakes would take it), its learned veto included (the veto block is
+   fitted and reported; the registered policy plays ``heuristic``'s veto unless
+   ``P_LEARNED_VETO`` is 1). The games are those of a simulation with the
    seed (``chunk_game_keys``), over a fixed schedule of setups weighted towards 4
    players, full rules (:data:`SCHEDULE`), so every mode and player count is seen.
 2. **Labels.** The teacher (``ismcts@256`` by default; any registered policy that is not

@@ -6,7 +6,7 @@ from demos_sim.registry import Declared
 
 DECLARED = (
     Declared('apprentice', 'demos_sim.demos.policies.apprentice',
-             "a linear scorer of the options learned from ismcts@256's choices (discards, takes, veto; demos-sim train-apprentice); the rest heuristic",
+             "a linear scorer of the discard and take options learned from ismcts@256's choices (demos-sim train-apprentice); the veto and the rest heuristic",
              flags={'noveto': 2, 'notake': 3, 'nomedia': 4}, budget=None, default_budget=None, reference=None),
     Declared('belief', 'demos_sim.demos.policies.ismcts',
              "ismcts whose deals are weighted by how likely they make the other players' actions this round (policy inference with a greedy model of them); the rest heuristic",

@@ -61,6 +61,8 @@ SLOW = (
     # one real run end to end per command (a sweep and its report; a search)
     "tests/tools/test_sweep.py::test_sweep_end_to_end_then_its_report",
     "tests/tools/test_solve.py::test_solve_end_to_end",
+    # two short trainings of the apprentice (recorder games, labels, fits)
+    "tests/demos/test_apprentice.py::test_training_is_deterministic_and_learns_its_teacher",
 )
 
 

@@ -37,6 +37,17 @@ def test_the_guide_examples_run_as_shown(monkeypatch):
     assert runner.failures == 0 and runner.tries >= 9
 
 
+def test_every_game_has_a_section_whose_bot_and_position_run():
+    """Protocole and L'Assemblée: a bot registered, a position built, its choice printed,
+    in blocks that the doctest above runs."""
+    blocks = [b for b in _blocks("python") if b.startswith(">>> ")]
+    for game in ("protocole", "assemblee"):
+        block = next(b for b in blocks if f"demos_sim.{game}.positions import position" in b)
+        assert f"demos_sim.{game}.policies import POLICY_SIG, register" in block
+        assert ".decide(" in block
+        assert f"check-policy --game {game}" in GUIDE
+
+
 def _run(line: str) -> subprocess.CompletedProcess:
     """A guide command: ``demos-sim`` and ``python`` are this interpreter's."""
     env = dict(os.environ)

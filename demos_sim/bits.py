@@ -5,10 +5,12 @@ intrinsics cannot run as Python, so the same three functions are defined in plai
 instead; they give the same answers on every int64 (tests/kit/test_nojit.py).
 """
 
-from numba import config, njit
+from numba import config
 from numba.core import types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
+
+from demos_sim.jit import kernel
 
 _U64 = (1 << 64) - 1
 
@@ -39,23 +41,23 @@ if config.DISABLE_JIT:
         """Index of the highest set bit of a non-zero int64."""
         return (int(x) & _U64).bit_length() - 1
 else:
-    @njit(cache=True, _nrt=False, inline="always")
+    @kernel(inline=True)
     def popcount(x):
         """Number of set bits of a non-negative int64."""
         return _ctpop(x)
 
-    @njit(cache=True, _nrt=False, inline="always")
+    @kernel(inline=True)
     def lowest_bit(x):
         """Index of the lowest set bit of a non-zero int64."""
         return trailing_zeros(x)
 
-    @njit(cache=True, _nrt=False, inline="always")
+    @kernel(inline=True)
     def highest_bit(x):
         """Index of the highest set bit of a non-zero int64."""
         return 63 - leading_zeros(x)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def wrap(q, n):
     """``q % n`` for ``0 <= q < 2 * n`` (a seat counted round the table) without the
     division: a 64-bit integer division by a variable takes tens of cycles, and action

@@ -4,12 +4,12 @@
 each event is ``EV_W`` words: type, then up to five arguments.
 """
 
-from numba import njit
+from demos_sim.jit import kernel
 
 EV_W = 6
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def log_event(on, log, t, a, b, c, d, e):
     """Append one event when ``on`` (the configuration's log flag) is set."""
     if on == 0:

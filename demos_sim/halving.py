@@ -6,10 +6,10 @@ Both searches evaluate every live candidate on the same determinisation in an it
 (common random numbers), so ``tot[c]`` are comparable sums.
 """
 
-from numba import njit
+from demos_sim.jit import kernel
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def stage_length(k, budget):
     """Iterations per stage for ``k`` candidates: the budget over ⌈log2 k⌉ stages (at
     least one stage, at least one iteration)."""
@@ -21,7 +21,7 @@ def stage_length(k, budget):
     return max(1, budget // stages)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def keep_better_half(tot, cand, active):
     """Move the better half of the ``active`` candidates (``tot`` sums, ``cand`` their
     option indices) to the front, in place and stable (ties keep their order); returns

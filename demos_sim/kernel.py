@@ -25,9 +25,9 @@ check leaves the slot at 0).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from demos_sim import ConfigError
+from demos_sim.jit import kernel
 
 # ---------------------------------------------------------------- diag slots
 D_CHECKED = 0        # decisions checked (M2)
@@ -55,7 +55,7 @@ ERRORS = {
 
 
 # ---------------------------------------------------------------- kernel helpers
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def flag(errors, code, at=D_ERROR):
     """Record error ``code`` in ``errors[at]`` (``diag``, or the state's ``S_ERROR``)
     unless an earlier error is there."""
@@ -63,7 +63,7 @@ def flag(errors, code, at=D_ERROR):
         errors[at] = code
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def validate(idx, n_opts, st, s_error):
     """Step 3: ``idx`` when it is a legal index, else 0 with ``ERR_BAD_INDEX`` flagged
     in ``st[s_error]``."""
@@ -73,7 +73,7 @@ def validate(idx, n_opts, st, s_error):
     return idx
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def compare(seen, rebuilt, diag, slot):
     """Step 2: count one difference in ``diag[slot]`` when the vectors differ (the first
     differing offset, plus 1, goes to ``D_FIRST_DIFF`` if none is there yet)."""
@@ -85,7 +85,7 @@ def compare(seen, rebuilt, diag, slot):
             return
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def replay(fns, cfg, obs2, opts, n_opts, params, prng, seat, saved, idx, diag):
     """Step 2: ask ``seat``'s policy again on ``obs2`` with its stream rewound to
     ``saved`` (its value before the real call); count the check, and a changed index in

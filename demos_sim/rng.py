@@ -12,7 +12,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from numba import config, njit
+from numba import config
+
+from demos_sim.jit import kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -24,7 +26,7 @@ _S32 = np.uint64(32)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def mix64(z):
     """splitmix64 finaliser: a bijective hash of one uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -32,7 +34,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def next_u64(state, i):
     """Advance stream ``state[i]`` and return 64 random bits."""
     s = state[i] + _GOLDEN
@@ -40,14 +42,14 @@ def next_u64(state, i):
     return mix64(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def below(state, i, n):
     """Uniform integer in ``[0, n)`` from stream ``state[i]`` (n < 2**32)."""
     r = next_u64(state, i) & _MASK32
     return np.int64((r * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def shuffle_inplace(arr, n, state, i):
     """Fisher–Yates shuffle of ``arr[:n]`` with stream ``state[i]`` (the draws of
     :func:`below`, with the stream's word kept in a register: ``arr`` may alias
@@ -63,7 +65,7 @@ def shuffle_inplace(arr, n, state, i):
     state[i] = s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def derive(key, a, b):
     """Stream seed for item ``(a, b)`` under a 64-bit key (games in a chunk, seats …)."""
     return mix64(mix64(key ^ mix64(np.uint64(a) + _GOLDEN)) + np.uint64(b) * _GOLDEN)
@@ -80,7 +82,7 @@ def chunk_key(seed: int, chunk: int) -> np.uint64:
     return ss.generate_state(1, dtype=np.uint64)[0]
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def game_keys(key, first, count):
     """Keys of games ``first … first+count-1`` under a chunk's 64-bit key."""
     out = np.empty(count, np.uint64)

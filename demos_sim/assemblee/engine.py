@@ -14,7 +14,7 @@ balances the figures of the players in the game), then validates the index: the 
 of :mod:`demos_sim.kernel` shared by the three games. Offsets are read as ``L.NAME``
 (:mod:`demos_sim.assemblee.layout`). With
 ``cfg[C_LOG]`` set the game writes the event log :mod:`demos_sim.assemblee.record`
-turns into a GAME_RECORD.md record. Hot functions are compiled with ``_nrt=False``
+turns into a GAME_RECORD.md record. Hot functions are compiled with :func:`demos_sim.jit.kernel`
 (no allocation: every buffer comes from ``play_batch``).
 
 Options. Amount decisions (``K_BID``, ``K_PLEDGE``, ``K_OST_PLEDGE``) have ``n_opts =
@@ -85,13 +85,13 @@ Readings of RULES.md made here (also in the README):
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim import kernel as K
 from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.observe import event_cost, observe_full, pending_cost, scramble_hidden
 from demos_sim.bits import wrap
 from demos_sim.eventlog import log_event
+from demos_sim.jit import kernel
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.D_PUB_DIFF …)
     D_CHECKED, D_DECISION_DIFF, D_ERROR, D_FIRST_DIFF, D_INVARIANT, D_OBS_DIFF, D_OUT_ACTED,
     D_PUB_DIFF, DIAG_LEN, check_errors,
@@ -105,22 +105,22 @@ WK_LEN = L.WK_LEN   # callers' name
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _log(cfg, log, t, a, b, c, d, e):
     log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _bit(i):
     return np.int64(1) << i
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _in(st, p):
     return (st[L.S_IN] >> p) & 1 == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _gold(st, obs, p, d):
     """Gold of seat ``p`` changes by ``d``; the ledger and the public board follow."""
     st[L.S_GOLD + p] += d
@@ -131,7 +131,7 @@ def _gold(st, obs, p, d):
     obs[L.O_GOLD + p] = st[L.S_GOLD + p]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _ren(st, obs, p, d):
     st[L.S_REN + p] += d
     if d > 0:
@@ -141,7 +141,7 @@ def _ren(st, obs, p, d):
     obs[L.O_REN + p] = st[L.S_REN + p]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _turn_order(st, cfg, seats):
     """Seats in the game in turn order (the MC's left first, the MC last); returns count."""
     n = cfg[L.C_N]
@@ -154,7 +154,7 @@ def _turn_order(st, cfg, seats):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _ctx(obs, char, pos, event, cost):
     obs[L.O_CHAR] = char
     obs[L.O_POS] = pos
@@ -162,7 +162,7 @@ def _ctx(obs, char, pos, event, cost):
     obs[L.O_COST] = cost
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _check_invariants(st, cfg, diag):
     """Gold and renown never negative; the ledger balances the players in the game; no
     gold or renown held by a player out of the game."""
@@ -181,7 +181,7 @@ def _check_invariants(st, cfg, diag):
         diag[K.D_INVARIANT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _check_decision(fns, st, cfg, obs, seat, opts, n_opts, params, prng, wk, diag, idx,
                     saved):
     """M2 check (:mod:`demos_sim.kernel` step 2): board == board rebuilt from the state
@@ -204,7 +204,7 @@ def _check_decision(fns, st, cfg, obs, seat, opts, n_opts, params, prng, wk, dia
     _check_invariants(st, cfg, diag)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag):
     """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
     ``n_opts`` options (``opts[:n_opts]``, or the amounts 0 … n_opts-1); returns the
@@ -222,21 +222,21 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag)
     return K.validate(idx, n_opts, st, L.S_ERROR)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _amount(fns, st, cfg, obs, seat, kind, top, opts, params, prng, wk, diag):
     """An amount decision 0 … top (the index is the amount)."""
     obs[L.O_MAX] = top
     return _decide(fns, st, cfg, obs, seat, kind, opts, top + 1, params, prng, wk, diag)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _yes_no(fns, st, cfg, obs, seat, kind, opts, params, prng, wk, diag):
     opts[0] = 0
     opts[1] = 1
     return _decide(fns, st, cfg, obs, seat, kind, opts, 2, params, prng, wk, diag) == 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _other_seats(st, cfg, seat, opts, k):
     """Append every other seat in the game (seat order) to ``opts`` from ``k``; new count."""
     for q in range(cfg[L.C_N]):
@@ -246,7 +246,7 @@ def _other_seats(st, cfg, seat, opts, k):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _mc_tie(fns, st, cfg, obs, tied, nt, what, opts, params, prng, wk, diag):
     """A4/A9 ties: most renown now among ``tied[:nt]``, then the MC's choice."""
     best = -1
@@ -264,7 +264,7 @@ def _mc_tie(fns, st, cfg, obs, tied, nt, what, opts, params, prng, wk, diag):
     return opts[i]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _remove(st, obs, cfg, p):
     """Player ``p`` leaves the game with his possessions (A7 Assassin, A8 exile)."""
     _gold(st, obs, p, -st[L.S_GOLD + p])
@@ -276,7 +276,7 @@ def _remove(st, obs, cfg, p):
     obs[L.O_PEND_COST] = pending_cost(st, cfg, EVENT_BASE_ARR)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _pub_pending(st, cfg, obs):
     for e in range(L.NHARM):
         obs[L.O_PEND_COUNT + e] = 0
@@ -287,7 +287,7 @@ def _pub_pending(st, cfg, obs):
 
 
 # ------------------------------------------------------------------ A1, A11 setup
-@njit(cache=True, _nrt=False)
+@kernel
 def init_state(cfg, key, st, obs, prng, res):
     """Empty table before A1: everyone in the game with 0 gold and 0 renown."""
     n = cfg[L.C_N]
@@ -334,7 +334,7 @@ def init_state(cfg, key, st, obs, prng, res):
         obs[L.O_BIDS + k] = -1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def setup(st, cfg, obs, prng, key, log, res):
     """A1: the event deck shuffled, the MC drawn; A11 personalities dealt in seat order
     from a shuffled 6, reshuffled each time all 6 are dealt; Mirnok starts with 3 renown."""
@@ -383,7 +383,7 @@ def setup(st, cfg, obs, prng, key, log, res):
 
 
 # ------------------------------------------------------------------ A2–A4
-@njit(cache=True, _nrt=False)
+@kernel
 def _income(st, cfg, obs, log):
     """A2, A11 Akikos, A12: 7 gold (Akikos 13 or 6), 1 after a Brigand."""
     for p in range(cfg[L.C_N]):
@@ -399,7 +399,7 @@ def _income(st, cfg, obs, log):
     st[L.S_BRIG_NOW] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _draw_event(st, cfg, obs, prng, key, log):
     """A3, A12: the top card; an empty deck is reshuffled whole (pending cards included).
     ``event_draw = independent``: one of the 15 uniformly, repeats allowed, no deck."""
@@ -420,7 +420,7 @@ def _draw_event(st, cfg, obs, prng, key, log):
     return ev
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _deck_draw(st, cfg, obs, prng, key, log):
     """A3 ``event_draw = deck``: the top card, reshuffling an empty deck first."""
     if st[L.S_DECK_POS] >= L.NEVENT:
@@ -438,7 +438,7 @@ def _deck_draw(st, cfg, obs, prng, key, log):
     return ev
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _reveal(st, cfg, obs, prng, key, log, res, wk):
     """A4: max(6, min(15, X)) characters drawn at random; the Oracle advantage set up."""
     nin = st[L.S_NIN]
@@ -487,7 +487,7 @@ def _reveal(st, cfg, obs, prng, key, log, res, wk):
     obs[L.O_SEES] = st[L.S_SEES]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _auction(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, pos):
     """A4 one character: sealed bids (the Oracle last), reveal, Nimos, winner, payment."""
     n = cfg[L.C_N]
@@ -578,7 +578,7 @@ def _auction(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, pos):
 
 
 # ------------------------------------------------------------------ A5 events
-@njit(cache=True, _nrt=False)
+@kernel
 def _good_event(fns, st, cfg, obs, opts, params, prng, wk, diag, log, key, ev):
     """A5.1: a good event, unless its stopping character's holder spends it."""
     stopper = L.CH_BRIGAND
@@ -620,7 +620,7 @@ def _good_event(fns, st, cfg, obs, opts, params, prng, wk, diag, log, key, ev):
     _log(cfg, log, L.L_GOOD, ev, stopped, p1, p2, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _harmful(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """A5.2: every pending event, oldest first: spent character or pledges."""
     n = cfg[L.C_N]
@@ -694,7 +694,7 @@ def _harmful(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _collapse(st, cfg, log, res):
     """A5.3: the pending events' total cost reaches the threshold."""
     total = pending_cost(st, cfg, EVENT_BASE_ARR)
@@ -717,7 +717,7 @@ def _collapse(st, cfg, log, res):
 
 
 # ------------------------------------------------------------------ A7 benefits
-@njit(cache=True, _nrt=False)
+@kernel
 def _replace_mc(st, cfg, obs):
     """A7: an assassinated MC is replaced by the next player on his left in the game."""
     n = cfg[L.C_N]
@@ -729,7 +729,7 @@ def _replace_mc(st, cfg, obs):
     obs[L.O_MC] = st[L.S_MC]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _buy(fns, st, cfg, obs, h, c, opts, params, prng, wk, diag):
     """Builder 3/4/6 gold -> 2/5/8 renown; Town Crier 3/4/6 -> 1/2/3 (one purchase)."""
     g = st[L.S_GOLD + h]
@@ -751,7 +751,7 @@ def _buy(fns, st, cfg, obs, h, c, opts, params, prng, wk, diag):
     return choice
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _benefits(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """A7 in the order revealed; returns True when the game ended (min_players, A12)."""
     _log(cfg, log, L.L_A7, 0, 0, 0, 0, 0)
@@ -834,7 +834,7 @@ def _benefits(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
 
 
 # ------------------------------------------------------------------ A8, A9
-@njit(cache=True, _nrt=False)
+@kernel
 def _ostracism(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """A8 (A12): at most one proposal; returns True when the game ended (min_players)."""
     n = cfg[L.C_N]
@@ -938,7 +938,7 @@ def _ostracism(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     return ended
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _honours(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
     """A9: everyone in the game votes for another; the most votes gains 5 renown."""
     n = cfg[L.C_N]
@@ -980,7 +980,7 @@ def _honours(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
 
 
 # ------------------------------------------------------------------ a round, a game
-@njit(cache=True, _nrt=False)
+@kernel
 def _new_round(st, cfg, obs, log):
     n = cfg[L.C_N]
     r = st[L.S_ROUND]
@@ -1012,7 +1012,7 @@ def _new_round(st, cfg, obs, log):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, key):
     """One round, A2 to A9. Returns True when the game ended in it."""
     n = _new_round(st, cfg, obs, log)
@@ -1041,7 +1041,7 @@ def play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res, key):
     return ended
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _final(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """A10: score = renown + gold // 3; highest wins, ties most gold, then shared — or,
     under ``final_tie = mc_choice``, the MC at the end of the game names the one winner
@@ -1100,7 +1100,7 @@ def _final(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
         _log(cfg, log, L.L_FINAL_TIE, st[L.S_MC], chosen, tied, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
     init_state(cfg, key, st, obs, prng, res)
@@ -1116,7 +1116,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     K.flag(diag, st[L.S_ERROR])
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def play_batch(fns, cfg, params, keys, res, diag):
     """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
     st = np.zeros(L.ST_LEN, np.int64)

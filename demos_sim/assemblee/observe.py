@@ -23,16 +23,16 @@ one, that it is unchanged by a scramble, and that the policy decides the same.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.assemblee import layout as L
 from demos_sim.bits import wrap
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 _BASE = np.array(L.EVENT_BASE, np.int64)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def event_cost(cfg, b, x, p):
     """A5.2: ``base + X + 3p`` (``postpone_surcharge = per_round``) or ``base + X +
     3·min(p, 1)`` (``once``), for base ``b``, ``x`` players in the game, ``p`` rounds
@@ -42,7 +42,7 @@ def event_cost(cfg, b, x, p):
     return b + x + 3 * p
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def pending_cost(st, cfg, base):
     """A5.2/A5.3: total cost of the pending events (:func:`event_cost`), X = players in
     now."""
@@ -53,7 +53,7 @@ def pending_cost(st, cfg, base):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def observe_full(st, cfg, ref, out, base):
     """Rebuild seat ``ref[O_SEAT]``'s board from the state into ``out`` (OBS_LEN).
 
@@ -108,7 +108,7 @@ def observe_full(st, cfg, ref, out, base):
     out[L.O_PEND_COST] = pending_cost(st, cfg, base)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def scramble_hidden(st, cfg, seat, rng, tmp):
     """Redraw, in place, everything ``seat`` cannot see: the order of the event deck's
     remaining cards, the Oracle's views of auctions not yet opened (three_bids) and

@@ -28,13 +28,13 @@ import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from demos_sim import ConfigError
 from demos_sim.demos import engine as E
 from demos_sim.demos import kit
 from demos_sim.demos import layout as L
 from demos_sim.demos.rules import DemosConfig
+from demos_sim.jit import kernel
 from demos_sim.registry import N_PARAMS, POLICY_SIG
 from demos_sim.rng import below
 from demos_sim.sim_common import chunk_game_keys
@@ -119,7 +119,7 @@ def guard(fn):
             return 0
         return idx
 
-    _guards[fn] = njit(POLICY_SIG)(guarded)
+    _guards[fn] = kernel(POLICY_SIG, allocates=True, cache=False)(guarded)
     return _guards[fn]
 
 

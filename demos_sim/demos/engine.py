@@ -13,7 +13,7 @@ the true state by design, only with ``C_CHECK_OBS`` = 2), and validates the inde
 turns into a GAME_RECORD.md record: records come from this same kernel. Offsets are
 read as ``L.NAME`` (:mod:`demos_sim.demos.layout`; numba folds them into constants).
 
-Hot functions are compiled with ``_nrt=False``: they never allocate, and numba's
+Hot functions are compiled with :func:`demos_sim.jit.kernel`: they never allocate, and numba's
 reference counting of their array arguments (half of the run time when measured) is off.
 Scratch space lives in ``wk``, one named region per use (``L.W_*``).
 
@@ -24,7 +24,6 @@ therefore do not depend on the policies or on the variants (common random number
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim import kernel as K
 from demos_sim.bits import lowest_bit, wrap
@@ -32,6 +31,7 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.observe import observe, scramble_hidden
 from demos_sim.demos.scoring import best_combo, round_key
 from demos_sim.eventlog import log_event
+from demos_sim.jit import kernel
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.check_errors …)
     D_CHECKED, D_DECISION_DIFF, D_ERROR, D_OBS_DIFF, DIAG_LEN, check_errors,
 )
@@ -39,18 +39,18 @@ from demos_sim.rng import derive, shuffle_inplace
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _log(cfg, log, t, a, b, c, d, e):
     log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _seat_at(st, cfg, j):
     """The j-th seat of the round's action order: dealer+1, dealer+2, …, dealer."""
     return wrap(st[L.S_DEALER] + 1 + j, cfg[L.C_N])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _draw(st):
     pos = st[L.S_DECK_POS]
     if pos >= st[L.S_DECK_LEN]:      # impossible under D2.3; flagged, never silent
@@ -60,7 +60,7 @@ def _draw(st):
     return st[L.S_DECK + pos]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag,
                     idx, saved):
     """M2 check (:mod:`demos_sim.kernel` step 2): the same decision from a state whose
@@ -85,7 +85,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, w
     observe(st, cfg, seat, kind, row)  # restore the team-view flag of the real state
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag):
     """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
     ``opts[:n_opts]``; returns the index of the option played."""
@@ -103,7 +103,7 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, wk, diag)
     return K.validate(idx, n_opts, st, L.S_ERROR)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _add_figure(st, p, f):
     st[L.S_FVER + p] += 1
     k = st[L.S_NFIG + p]
@@ -111,7 +111,7 @@ def _add_figure(st, p, f):
     st[L.S_NFIG + p] = k + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _discard_take_options(opts, k, h, tab):
     """Append every (discard d from hand, then take: deck or face-up card t) as d*64 + t."""
     x = h
@@ -128,7 +128,7 @@ def _discard_take_options(opts, k, h, tab):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _discard_take(st, p, o):
     """Apply option ``o`` = d*64 + t to ``p``'s hand: discard d, draw or take t (D3.3,
     D3.4.3)."""
@@ -145,7 +145,7 @@ def _discard_take(st, p, o):
 
 
 # ------------------------------------------------------------------ D3 a round
-@njit(cache=True, _nrt=False)
+@kernel
 def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
     """D3.1–D3.4 deal and the discard turns of round ``st[S_ROUND]``, then the showdown."""
     n = cfg[L.C_N]
@@ -268,7 +268,7 @@ def _play_round(fns, st, cfg, obs, opts, params, prng, wk, diag, key, log, res):
         _post_unanimous(st, cfg, wk, res)       # R_UNAN always; the rest with C_STATS
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _winner_seats(keys, n):
     """Seats with the best D4.3 key (0 when everyone abandoned)."""
     best = -1
@@ -283,7 +283,7 @@ def _winner_seats(keys, n):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _pre_unanimous(st, cfg, wk):
     """Statistics only: round scores and keys the hands would show without D3.4.3."""
     for p in range(cfg[L.C_N]):
@@ -295,7 +295,7 @@ def _pre_unanimous(st, cfg, wk):
         wk[L.W_PRE_KEY + p] = round_key(h, kd, sc, cm)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _post_unanimous(st, cfg, wk, res):
     """What the unanimous turn changed: Σ round-score change, and whether winners changed."""
     n = cfg[L.C_N]
@@ -309,7 +309,7 @@ def _post_unanimous(st, cfg, wk, res):
         res[L.R_UNAN_FLIP] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     """D4: combinations, round winners, figures, Carré reveal and points of the round."""
     n = cfg[L.C_N]
@@ -411,7 +411,7 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
 
 
 # ------------------------------------------------------------------ D6 Scandal
-@njit(cache=True, _nrt=False)
+@kernel
 def _legal_targets(st, cfg, p, opts, k0):
     """Append every legal Media target of ``p`` (D6.2, D6.3) as target*16 + slot."""
     k = k0
@@ -429,7 +429,7 @@ def _legal_targets(st, cfg, p, opts, k0):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     n = cfg[L.C_N]
     indep = cfg[L.C_INDEP]
@@ -497,7 +497,7 @@ def _scandal(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
 
 
 # ------------------------------------------------------------------ D7 / D9 election
-@njit(cache=True, _nrt=False)
+@kernel
 def best_trio(st, seats, ann, tmp):
     """D7.1–D7.2: the best trio from the figures of the players in bitmask ``seats``.
 
@@ -565,12 +565,12 @@ def best_trio(st, seats, ann, tmp):
     return bh, be, bl, bj, achievable, match
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _colour_of(st, f):
     return st[L.S_COVER + f] if st[L.S_COVER + f] >= 0 else f % 4
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _trio_code(st, e, l, j, h):
     """EV_TRIO / EV_SIDE_TRIO argument: the colouring packed over the harmony (0: none)."""
     if h == 0:
@@ -578,7 +578,7 @@ def _trio_code(st, e, l, j, h):
     return ((_colour_of(st, e) * 4 + _colour_of(st, l)) * 4 + _colour_of(st, j)) * 4 + h
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def announced_harmony(ann):
     """Harmony of an announced colouring E*16 + L*4 + J (X2): its number of colours."""
     ce = ann // 16
@@ -587,7 +587,7 @@ def announced_harmony(ann):
     return 1 + (cl != ce) + (cj != ce and cj != cl)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _side_points(st, cfg, side, use_sum):
     """Points a side brings to a tie: its top member (``max``) or the members' total
     (``sum``) — D9.5 ``team_points_tiebreak``, D9.6 step 3 ``p3_points_tiebreak``."""
@@ -602,7 +602,7 @@ def _side_points(st, cfg, side, use_sum):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _pick(cands, pts, match, k):
     """Break a tie on harmony among the contenders in bitmask ``cands`` (indices < k).
 
@@ -636,7 +636,7 @@ def _pick(cands, pts, match, k):
     return win, (L.DEC_POINTS if n_w == 1 else L.DEC_SHARED)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _top(vals, eligible, k):
     """(best value among ``eligible`` indices, bitmask of the indices that reach it)."""
     b = 0
@@ -651,7 +651,7 @@ def _top(vals, eligible, k):
     return b, m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _election(st, cfg, wk, log, res):
     """D7 (individual), D9.5 (2v2, 2v3) and D9.6 (2v2+1), with X2 and ``team_trio``."""
     n = cfg[L.C_N]
@@ -805,7 +805,7 @@ def _election(st, cfg, wk, log, res):
 
 
 # ------------------------------------------------------------------ X2 announcements
-@njit(cache=True, _nrt=False)
+@kernel
 def _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
     """X2: before the game, after X1, every side publicly announces a colouring for its
     trio (E*16 + L*4 + J, one of 64) — in seat order, each side once, asked at its first
@@ -825,7 +825,7 @@ def _announce(fns, st, cfg, obs, opts, params, prng, wk, diag, log):
 
 
 # ------------------------------------------------------------------ one game, a batch
-@njit(cache=True, _nrt=False)
+@kernel
 def init_state(cfg, key, st, obs, prng, res):
     """Empty table before D2.1: no figures, every side's vetoes (D9.3), no points (D4.7
     adds every round score to them; a trial handicap may start some seats above 0)."""
@@ -853,7 +853,7 @@ def init_state(cfg, key, st, obs, prng, res):
     prng[L.RNG_SCRAMBLE] = derive(key, 2, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
     n = cfg[L.C_N]
@@ -901,7 +901,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, wk, log, diag, res):
     K.flag(diag, st[L.S_ERROR])
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def play_batch(fns, cfg, params, keys, res, diag):
     """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
     st = np.zeros(L.ST_LEN, np.int64)

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import numpy as np
 from numba import config as numba_config
-from numba import njit
 from numba.core.dispatcher import Dispatcher
 
 from demos_sim.bits import popcount
 from demos_sim.cards import FIG_TYPES, card_code, figure_code
 from demos_sim.demos import layout as L
 from demos_sim.demos.scoring import best_combo
+from demos_sim.jit import kernel
 from demos_sim.registry import POLICY_SIG
 from demos_sim.rng import below
 
@@ -90,37 +90,37 @@ def kind_code(kind) -> int:
 
 
 # ------------------------------------------------------------------ the observation
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def decision_kind(obs):
     """The kind of decision asked (``PUBLIC``, ``SECRET`` …)."""
     return obs[L.O_KIND]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def my_seat(obs):
     return obs[L.O_SEAT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def my_hand(obs):
     """The deciding seat's hand (a card mask; 5 cards in every discard turn, D3.5)."""
     return obs[L.O_HAND]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def table_cards(obs):
     """The face-up cards that can still be taken (a card mask, D3.3 and D3.4.2)."""
     return obs[L.O_TABLE]
 
 
 # ------------------------------------------------------------------ discard turns
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def is_pass(o):
     """A pass: no secret discard (D3.3, full rules), or a declined Media (D6.2)."""
     return o < 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def discard_of(kind, o):
     """The card a discard-turn option discards (-1 for a pass or another kind)."""
     if kind == PUBLIC:
@@ -130,7 +130,7 @@ def discard_of(kind, o):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def takes_deck(kind, o):
     """Does the option draw the top card of the deck (blind)? Always in the public turn."""
     if kind == PUBLIC:
@@ -141,7 +141,7 @@ def takes_deck(kind, o):
 draws_blind = takes_deck
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def take_of(kind, o):
     """The face-up card the option takes (D3.3, D3.4.3), -1 when it draws or passes."""
     if (kind == SECRET or kind == UNANIMOUS) and o >= 0 and o % 64 != DECK:
@@ -149,7 +149,7 @@ def take_of(kind, o):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def hand_after(kind, o, hand):
     """The cards known to be in ``hand`` after the option: without the discard, with the
     taken card (a blind draw adds a card the seat does not know yet: 4 cards)."""
@@ -164,25 +164,25 @@ def hand_after(kind, o, hand):
 
 
 # ------------------------------------------------------------------ other decisions
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def is_veto(o):
     """The veto option: cancel the unanimous turn (D3.4.1)."""
     return o == VETO_YES
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def receiver_of(o):
     """The seat that receives the team's figure (D9.4)."""
     return o
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def allocated_figure(obs):
     """The figure the team is allocating (D9.4; ``ALLOCATE`` decisions only)."""
     return obs[L.O_ARG0]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def media_target(o):
     """The seat whose figure the Media targets (D6.2), -1 for a declined Media."""
     return o // 16 if o >= 0 else -1
@@ -191,13 +191,13 @@ def media_target(o):
 target_seat = media_target
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def target_slot(o):
     """Which of the target's figures, counted from 0 in the order they were acquired."""
     return o % 16 if o >= 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def target_figure(obs, o):
     """The targeted figure as the deciding seat knows it: its id when face up (or a
     teammate's in a team decision), -1 when it is face down and unknown (D6.2)."""
@@ -206,38 +206,38 @@ def target_figure(obs, o):
     return obs[L.O_FIGS + (o // 16) * L.NFIG + o % 16]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def option_suit(o):
     """The suit a ``COLOUR`` or ``FAVOURITE`` option names (0–3 = S H D C)."""
     return o
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def colour_target(obs):
     """``COLOUR`` decisions: the seat whose figure gets the Media's colour (D6.2)."""
     return obs[L.O_ARG0]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def colour_figure(obs):
     """``COLOUR`` decisions: the targeted figure if the seat knows it, else -1 (D6.2:
     the holder points without seeing what it is)."""
     return obs[L.O_ARG1]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def announced_suits(o):
     """An ``ANNOUNCE`` option (X2) as the suits announced for E, L and J."""
     return (o >> 4) & 3, (o >> 2) & 3, o & 3
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def announcement(e, l, j):
     """The ``ANNOUNCE`` option announcing suit ``e`` for E, ``l`` for L, ``j`` for J."""
     return e * 16 + l * 4 + j
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def find_option(opts, n_opts, o):
     """The index of option ``o`` among ``opts[:n_opts]``, -1 when it is not legal."""
     for i in range(n_opts):
@@ -246,7 +246,7 @@ def find_option(opts, n_opts, o):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def find_turn_option(obs, opts, n_opts, o):
     """:func:`find_option` for a discard turn's option ``o`` (D3.2–D3.4), without the
     search: its index is first computed where the engine lists it — a pass first (D3.3),
@@ -270,7 +270,7 @@ def find_turn_option(obs, opts, n_opts, o):
     return find_option(opts, n_opts, o)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def random_index(rng, n_opts):
     """A uniform index in ``[0, n_opts)`` from the policy's own stream (M2: a policy's
     chance must come from ``rng``, never from ``np.random``)."""
@@ -278,46 +278,46 @@ def random_index(rng, n_opts):
 
 
 # ------------------------------------------------------------------ cards and figures
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def card_value(c):
     """Face value 1–10 of card id ``c`` (D3.0: aces are 1)."""
     return c % 10 + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def card_suit(c):
     return c // 10
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def card_of(value, suit):
     """The card id of ``value`` (1–10) in ``suit`` (0–3)."""
     return suit * 10 + value - 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def has_card(mask, c):
     return (mask >> c) & 1 == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def figure_type(f):
     """``FIG_E``, ``FIG_L`` or ``FIG_J`` (3 for a Media)."""
     return f // 4
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def figure_colour(f):
     """The printed colour (suit) of an E/L/J figure; -1 for a Media."""
     return f % 4 if f < L.MEDIA0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def is_media(f):
     return f >= L.MEDIA0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def hand_score(cfg, obs, hand):
     """Round score (D4.1–D4.2, X1 with the deciding seat's favourite suit) of the best
     combination in the card mask ``hand``; 0 when it holds none (the player abandons)."""
@@ -377,7 +377,7 @@ def describe_options(kind, opts, n_opts=None, obs=None) -> list[str]:
 
 
 # ------------------------------------------------------------------ composing a policy
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def uniform(cfg, obs, opts, n_opts, params, rng):
     """Uniform among the legal options: the same draw as the built-in ``random``."""
     return below(rng, 0, n_opts)
@@ -411,7 +411,7 @@ def decision_functions(others=None, **decisions) -> dict[int, object]:
         if isinstance(fn, Dispatcher) and not any(
                 sig.args == POLICY_SIG.args for sig in fn.nopython_signatures):
             # compiled here, on its own: called first from inside the composition it
-            # would inherit its ``_nrt=False`` and could not allocate arrays
+            # would inherit its flags (``kernel``: no allocation) and could not allocate arrays
             try:
                 fn.compile(POLICY_SIG.args)
             except Exception as e:  # noqa: BLE001  (a typing error of user code)
@@ -466,4 +466,4 @@ def compose(others=None, **decisions):
             return fav(cfg, obs, opts, n_opts, params, rng)
         return ann(cfg, obs, opts, n_opts, params, rng)
 
-    return njit(POLICY_SIG, _nrt=False)(composed)
+    return kernel(POLICY_SIG, cache=False)(composed)

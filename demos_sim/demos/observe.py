@@ -27,25 +27,25 @@ never-seen cards, face-down figures, the Power pile); the observation test asser
 ``observe`` and every policy's decision are unchanged by it.
 """
 
-from numba import njit
 
 from demos_sim.demos import layout as L
+from demos_sim.jit import kernel
 from demos_sim.rng import shuffle_inplace
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def is_team_decision(kind):
     return (kind == L.K_VETO or kind == L.K_ALLOC or kind == L.K_MEDIA or kind == L.K_COLOUR
             or kind == L.K_ANNOUNCE)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def sees_mate_hands(st, cfg):
     """D9.2 ``team_talk = hands``: is a team decision being taken with the hands shown?"""
     return st[L.S_TEAMVIEW] == 1 and cfg[L.C_TALK_HANDS] != 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def knows_figures_of(st, cfg, seat, p):
     """Does ``seat`` know ``p``'s face-down figures now? (own; teammates in team decisions)"""
     if p == seat:
@@ -54,7 +54,7 @@ def knows_figures_of(st, cfg, seat, p):
             and cfg[L.C_SIDE + p] == cfg[L.C_SIDE + seat])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def observe_game(st, cfg, seat, obs):
     """The game-level part: points, vetoes, figures (rebuilt when the state version moves)."""
     n = cfg[L.C_N]
@@ -87,7 +87,7 @@ def observe_game(st, cfg, seat, obs):
     obs[L.O_GVER] = st[L.S_GVER] * 2 + st[L.S_TEAMVIEW]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def observe_truth(st, cfg, obs):
     """The truth block of a reference seat (not M2: module docstring)."""
     n = cfg[L.C_N]
@@ -112,7 +112,7 @@ def observe_truth(st, cfg, obs):
         obs[L.O_T_PILE + i] = st[L.S_PILE + pp + i] if i < npl else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
     st[L.S_TEAMVIEW] = 1 if (cfg[L.C_MODE] != 0 and is_team_decision(kind)) else 0
@@ -164,7 +164,7 @@ def observe(st, cfg, seat, kind, obs):
         observe_truth(st, cfg, obs)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def scramble_hidden(st, cfg, seat, kind, rng, tmp):
     """Permute, in place, every card and figure that ``seat`` cannot see.
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 from typing import NamedTuple, Sequence
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import highest_bit, popcount
 from demos_sim.cards import card_id, codes_of, SUITS
+from demos_sim.jit import kernel
 
 KIND_NONE, KIND_RUN, KIND_CARRE = 0, 1, 2
 KIND_NAMES = {KIND_NONE: None, KIND_RUN: "run", KIND_CARRE: "carre"}
 _LOW10 = 0x3FF
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def suit_slice(mask, s):
     return (mask >> (10 * s)) & _LOW10
 
@@ -29,14 +29,14 @@ _SLICE_SUM = np.array([sum(i + 1 for i in range(10) if (m >> i) & 1) for m in ra
                       dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def total_value(mask):
     """Sum of the face values of the cards in ``mask`` (D3.0)."""
     return (_SLICE_SUM[mask & _LOW10] + _SLICE_SUM[(mask >> 10) & _LOW10]
             + _SLICE_SUM[(mask >> 20) & _LOW10] + _SLICE_SUM[(mask >> 30) & _LOW10])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def max_suit_count(mask):
     """D4.3 step 1: the largest number of cards of one suit in ``mask``."""
     best = 0
@@ -47,13 +47,13 @@ def max_suit_count(mask):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _windows(s):
     """Bit b set: the 10-bit slice ``s`` holds the values b+1, b+2, b+3."""
     return s & (s >> 1) & (s >> 2)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_run_monotone(mask, runs, rb0, rb1, rb2, fav, bonus):
     """(score, combo mask) of the best run when run_base[0] >= [1] >= [2] (``runs`` != 0).
 
@@ -114,7 +114,7 @@ def _best_run_monotone(mask, runs, rb0, rb1, rb2, fav, bonus):
     return best, cm
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus):
     """(score, combo mask) of the best run for any run_base: every choice of one card per
     value of every window (``runs`` != 0)."""
@@ -150,7 +150,7 @@ def _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus):
     return best_score, best_cm
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     """Best combination of a hand (D4.1–D4.2, X1).
 
@@ -199,7 +199,7 @@ def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
     return best_kind, best_score, best_cm
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def round_key(mask, kind, score, cm):
     """D4.3 order as one integer: (score, largest suit count, unplayed total); -1 abandoned."""
     if kind == 0:
@@ -208,7 +208,7 @@ def round_key(mask, kind, score, cm):
     return (score * 16 + max_suit_count(mask)) * 64 + unpl
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl):
     for i in range(masks.shape[0]):
         k, s, c = best_combo(masks[i], full, carre, rb0, rb1, rb2, favs[i], bonus)

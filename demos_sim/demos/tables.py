@@ -16,10 +16,10 @@ run-time addresses that cannot be cached on disk). The policy modules build thei
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.demos.rules import VARIANTS
+from demos_sim.jit import kernel
 
 N_FULL = 658_008      # C(40, 5)
 N_SIMPLE = 376_992    # C(36, 5)
@@ -43,21 +43,21 @@ _C5 = _binom_row(5)
 _ACES = np.int64(1 | (1 << 10) | (1 << 20) | (1 << 30))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def squeeze(h):
     """A hand without aces -> its 36-bit mask over the simplified deck (aces removed)."""
     return (((h >> 1) & 0x1FF) | (((h >> 11) & 0x1FF) << 9) | (((h >> 21) & 0x1FF) << 18)
             | (((h >> 31) & 0x1FF) << 27))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def unsqueeze(m):
     """Inverse of :func:`squeeze`: a 36-bit simplified-deck mask -> the card mask."""
     return (((m & 0x1FF) << 1) | (((m >> 9) & 0x1FF) << 11) | (((m >> 18) & 0x1FF) << 21)
             | (((m >> 27) & 0x1FF) << 31))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def colex5(m):
     """Colex rank of a mask with exactly 5 bits set (0 … C(n,5)-1 over n bits)."""
     x = m
@@ -73,13 +73,13 @@ def colex5(m):
     return r
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def rank5(h, full):
     """Index of the 5-card hand ``h`` in its rules' table (``full`` 1: 40 cards; 0: 36)."""
     return colex5(h) if full else colex5(squeeze(h))
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def hands5(full):
     """Every 5-card hand of the rules' deck, in rank order (``hands5(f)[rank5(h, f)] == h``).
 
@@ -98,13 +98,13 @@ def hands5(full):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def is_hand5(h, full):
     """A mask a table covers: 5 cards of the rules' deck."""
     return popcount(h) == 5 and (full or (h & _ACES) == 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def std_scoring(sr, fav):
     """Is the scoring ``sr`` (basic.scoring_rules) the one the tables are computed for,
     with no favourite suit? (The Carré's points do not matter without the Carré.)"""

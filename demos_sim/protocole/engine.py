@@ -40,11 +40,11 @@ Readings of RULES.md made here:
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim import kernel as K
 from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.eventlog import log_event
+from demos_sim.jit import kernel
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.D_INVARIANT …)
     D_CHECKED, D_DECISION_DIFF, D_ERROR, D_INVARIANT, D_OBS_DIFF, DIAG_LEN, check_errors,
 )
@@ -59,17 +59,17 @@ CTRL_GO_ON, CTRL_END = 0, 1
 
 
 # ------------------------------------------------------------------ small helpers
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _log(cfg, log, t, a, b, c, d, e):
     log_event(cfg[L.C_LOG], log, t, a, b, c, d, e)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _bit(i):
     return np.int64(1) << i
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _check_invariants(st, cfg, diag, at_control):
     """Card conservation: hands, Foyers, Selection, Norm, cards out of the game and cards
     removed at setup are disjoint and hold all 36 cards; hands are empty at a control."""
@@ -88,7 +88,7 @@ def _check_invariants(st, cfg, diag, at_control):
         diag[K.D_INVARIANT] += 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, wk,
                     diag, idx, saved):
     """M2 check (:mod:`demos_sim.kernel` step 2): the same decision from a state whose
@@ -109,7 +109,7 @@ def _check_decision(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, s
     _check_invariants(st, cfg, diag, False)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, wk, diag):
     """The decision step (:mod:`demos_sim.kernel`): ``seat``'s policy chooses among
     ``opts[:n_opts]``; returns the index of the option played."""
@@ -127,7 +127,7 @@ def _decide(fns, st, cfg, obs, seat, kind, opts, n_opts, params, prng, srng, wk,
 
 
 # ------------------------------------------------------------------ P1 setup, P1.3 / P4.3 deal
-@njit(cache=True, _nrt=False)
+@kernel
 def _setup(st, cfg, prng, log):
     """P1.2 removal (chance, see module docstring) and round 0's shuffled deck."""
     n = cfg[L.C_N]
@@ -153,12 +153,12 @@ def _setup(st, cfg, prng, log):
     shuffle_inplace(st[L.S_DECK:L.S_DECK + k], k, prng, L.RNG_CHANCE)   # P1.3 shuffle
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _nth(order, j):
     return (order >> (4 * j)) & 15
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal(st, cfg, foyer_start, log):
     """P1.3: deal the deck one card at a time in turn order from the Initiative holder,
     players still in the game only: ``foyer_start`` rounds into the Foyers, then the
@@ -202,7 +202,7 @@ def deal(st, cfg, foyer_start, log):
 
 
 # ------------------------------------------------------------------ P2, P3 a round of turns
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _norm_selection(st, cfg, log):
     """P3.1–P3.2, P3.1a: resolve the Selection into the round's Norm; the rest leave the game."""
     sel = st[L.S_SEL]
@@ -214,7 +214,7 @@ def _norm_selection(st, cfg, log):
     _log(cfg, log, L.EV_SELECTION, sel, kept, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def apply_play(st, cfg, seat, o, log):
     """P2.1–P2.2: ``seat`` plays option ``o`` (``card * 2 + to``) from its hand: face up
     into the Selection or face down into its own Foyer; a Norm selection when the
@@ -232,7 +232,7 @@ def apply_play(st, cfg, seat, o, log):
         _norm_selection(st, cfg, log)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def turn_options(st, seat, opts):
     """P2.1: ``seat``'s options into ``opts``: every hand card, in increasing id order, to
     the Selection (``card * 2``) then to the own Foyer (``card * 2 + 1``); returns how many."""
@@ -247,14 +247,14 @@ def turn_options(st, seat, opts):
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def finish_turns(st, cfg, log):
     """P3.3: every hand is empty; a Selection of 1–4 cards is resolved."""
     if st[L.S_SEL] != 0:
         _norm_selection(st, cfg, log)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def cards_in_hands(st, cfg):
     left = 0
     for p in range(cfg[L.C_N]):
@@ -262,7 +262,7 @@ def cards_in_hands(st, cfg):
     return left
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_turns(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, seat):
     """P2.1–P2.2, P3.3: turns from ``seat`` (the Initiative holder at a round's start),
     clockwise, skipping empty hands; a Norm selection whenever the Selection reaches 5,
@@ -282,7 +282,7 @@ def play_turns(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, seat)
 
 
 # ------------------------------------------------------------------ P4, P5 controls and the end
-@njit(cache=True, _nrt=False)
+@kernel
 def _winners_each(st, cfg):
     """P4.4: most points among players still in the game; tie -> most attributes in common
     with the last Norm (1 per Foyer card for its colour present, 1 for its symbol);
@@ -310,7 +310,7 @@ def _winners_each(st, cfg):
     return win
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def control(st, cfg, log, res):
     """P4.1 control of every Foyer in the game, then P4.2 (each) or P5.2–P5.3 (coop), and
     the end conditions of P4.3–P4.4 / P5.2. Returns CTRL_END when the game is over (the
@@ -389,7 +389,7 @@ def control(st, cfg, log, res):
     return CTRL_END
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def next_round(st, cfg, key):
     """P4.3: the Norm, shuffled, becomes the next deck; the Initiative passes to the next
     player on the left still in the game (clockwise from the old holder)."""
@@ -418,7 +418,7 @@ def next_round(st, cfg, key):
 
 
 # ------------------------------------------------------------------ one game, a batch
-@njit(cache=True, _nrt=False)
+@kernel
 def init_state(cfg, key, st, prng, srng, res):
     """Empty table before P1: everyone in the game, seat 0 holds the Initiative (P1.4)."""
     for i in range(L.ST_LEN):
@@ -433,7 +433,7 @@ def init_state(cfg, key, st, prng, srng, res):
     srng[0] = derive(key, 2, 0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_round(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, res,
                foyer_start):
     """One round from a dealt-to-be deck in ``st``: deal, turns, control. Returns the
@@ -447,7 +447,7 @@ def play_round(fns, st, cfg, obs, opts, params, prng, srng, wk, diag, log, res,
     return control(st, cfg, log, res)
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     """Play one whole game with 64-bit ``key``; results into ``res`` (RES_LEN)."""
     n = cfg[L.C_N]
@@ -482,7 +482,7 @@ def play_game(fns, cfg, params, key, st, obs, opts, prng, log, diag, res):
     K.flag(diag, st[L.S_ERROR])
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def play_batch(fns, cfg, params, keys, res, diag):
     """Play ``keys.shape[0]`` games; row ``g`` of ``res`` gets game ``g``'s results."""
     st = np.zeros(L.ST_LEN, np.int64)

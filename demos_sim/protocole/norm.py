@@ -7,9 +7,9 @@ Kernels work on 36-bit masks (:mod:`demos_sim.protocole.layout`); the public
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import popcount
+from demos_sim.jit import kernel
 from demos_sim.protocole.cards import card_code, card_id
 from demos_sim.protocole.layout import COLOUR0, SYMBOL0
 
@@ -17,34 +17,34 @@ STANDARD_TIES = ("keep_tied", "discard_all")
 MAJORITY_SCOPES = ("pooled", "per_dimension")   # P3.1a
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def colour_cover(m):
     """Every card whose colour is present in ``m`` (6 bits set per present colour)."""
     x = m | (m >> 1) | (m >> 2) | (m >> 3) | (m >> 4) | (m >> 5)
     return (x & SYMBOL0) * COLOUR0          # bit 6c marks colour c; spread it over its group
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def symbol_cover(m):
     """Every card whose symbol is present in ``m``."""
     g = (m | (m >> 6) | (m >> 12) | (m >> 18) | (m >> 24) | (m >> 30)) & COLOUR0
     return g * SYMBOL0                      # symbol bits copied into every colour group
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def covered(norm):
     """P4.1: the cards sharing their colour or their symbol with at least one Norm card."""
     return colour_cover(norm) | symbol_cover(norm)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def double_covered(norm):
     """P5.3: the cards whose colour and symbol are both present in the Norm (on the same
     or different Norm cards)."""
     return colour_cover(norm) & symbol_cover(norm)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def norm_keep(sel, reinforced, tie_discard, per_dimension):
     """P3.1–P3.2, P3.1a: the kept cards (mask) of a Norm selection of the Selection ``sel``.
 
@@ -90,7 +90,7 @@ def norm_keep(sel, reinforced, tie_discard, per_dimension):
     return sel & keep
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def norm_keep_per_dimension(sel, strict):
     """P3.1a ``majority_scope = per_dimension``: the kept cards of a Selection of 2+ cards.
 
@@ -148,7 +148,7 @@ def norm_keep_per_dimension(sel, strict):
     return sel & (keep_c | keep_s)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def norm_keep_batch(sels, reinforced, tie_discard, per_dimension, out):
     """:func:`norm_keep` over an array of Selection masks, into ``out``."""
     for i in range(sels.shape[0]):

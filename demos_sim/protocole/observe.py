@@ -25,14 +25,14 @@ that ``observe`` and every policy's decision are unchanged by it.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
+from demos_sim.jit import kernel
 from demos_sim.protocole import layout as L
 from demos_sim.rng import below
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def observe(st, cfg, seat, kind, obs):
     """Write ``seat``'s observation for a decision of ``kind`` into ``obs`` (OBS_LEN int64)."""
     n = cfg[L.C_N]
@@ -65,7 +65,7 @@ def observe(st, cfg, seat, kind, obs):
             obs[i] = 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _hidden_locations(st, cfg, seat, locs):
     """State offsets of every location ``seat`` cannot see; returns how many."""
     k = 0
@@ -78,7 +78,7 @@ def _hidden_locations(st, cfg, seat, locs):
     return k + 1
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def scramble_hidden(st, cfg, seat, kind, rng, scratch):
     """Permute, in place, the cards ``seat`` cannot see: other players' hands and Foyers
     and eliminated players' Foyers. Every location keeps its size, so public counts are

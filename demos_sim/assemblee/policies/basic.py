@@ -25,7 +25,6 @@ changes no built-in persona's game.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.assemblee.layout import (
     CH_ASSASSIN, CH_ATHLETE, CH_BRIGAND, CH_BROKER, CH_BUILDER, CH_COURTESAN, CH_CRIER,
@@ -37,6 +36,7 @@ from demos_sim.assemblee.layout import (
     O_ORACLE, O_SEAT, O_TARGET, O_TIE_WHAT, PE_LEREMAC,
 )
 from demos_sim.assemblee.policies import POLICY_SIG, register
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 (P_BID, P_NOISE, P_RESERVE, P_ATTACK, P_PLEDGE, P_PLEDGE_MULT, P_COND, P_SPEND,
@@ -53,17 +53,17 @@ _BASE = np.array((6, 5, 5, 3, 2, 6, 3, 5, 4, 2, 4), np.int64)
 
 @register("random", description="uniform among the legal options of every decision "
           "(amounts: uniform from 0 to the most allowed)")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def random_policy(cfg, obs, opts, n_opts, params, rng):
     return below(rng, 0, n_opts)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _score(obs, p):
     return obs[O_REN + p] + obs[O_GOLD + p] // 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _leader(obs, seat, rng):
     """The other player in the game with the highest score (ties: at random)."""
     best = -1
@@ -83,7 +83,7 @@ def _leader(obs, seat, rng):
     return who
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _runner_up(obs, leader):
     """The best score in the game apart from ``leader``'s."""
     best = 0
@@ -93,7 +93,7 @@ def _runner_up(obs, leader):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_other(obs, seat, off, rng):
     """The other player in the game with the most of ``obs[off + q]`` (gold or renown;
     ties at random)."""
@@ -114,14 +114,14 @@ def _best_other(obs, seat, off, rng):
     return who
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _fair_share(obs, params):
     cost = obs[O_COST]
     nin = obs[O_NIN]
     return int(np.ceil(((cost + nin - 1) // nin) * params[P_PLEDGE_MULT]))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _value(obs, params, seat, c, rng):
     """What holding character ``c`` this round is worth to ``seat``, in score points."""
     a = params[P_ATTACK]
@@ -170,7 +170,7 @@ def _value(obs, params, seat, c, rng):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _bid(obs, params, rng, seat):
     c = obs[O_CHAR]
     g = obs[O_MAX]
@@ -197,7 +197,7 @@ def _bid(obs, params, rng, seat):
     return max(0, min(b, g))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _peek(obs, params, seat, c, v, b, top, g):
     """``peek``: the Oracle-advantage seat (A4) that sees a bid at least its own raises to
     one more when that stays within the character's worth to it (``value x
@@ -221,7 +221,7 @@ def _peek(obs, params, seat, c, v, b, top, g):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _weakest(obs, opts, n_opts, rng):
     """The option (a seat) with the lowest score; ties at random."""
     best = 1 << 40
@@ -242,7 +242,7 @@ def _weakest(obs, opts, n_opts, rng):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _vote(obs, params, opts, n_opts, rng):
     """The option (a seat) its ``vote`` rule picks: weakest, most gold pledged over the
     game (generous) or best score (leader); ties at random."""
@@ -266,7 +266,7 @@ def _vote(obs, params, opts, n_opts, rng):
     return k
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def persona(cfg, obs, opts, n_opts, params, rng):
     """The generic persona kernel (parameters: personas.toml)."""
     kind = obs[O_KIND]

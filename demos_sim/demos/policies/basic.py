@@ -38,7 +38,6 @@ the change on the same deals.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.demos.layout import (
     C_CARRE, C_FAV_BONUS, C_RB, C_RULES, DECK_TOP, K_ALLOC, K_ANNOUNCE, K_COLOUR, K_FAV,
@@ -54,6 +53,7 @@ from demos_sim.demos.policies.teamplay import (
 )
 from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
 from demos_sim.bits import lowest_bit, popcount
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 P_VETO_AT, P_DRAW_WEIGHT, P_NOVETO, P_NOTAKE, P_NOMEDIA = 0, 1, 2, 3, 4
@@ -63,13 +63,13 @@ _LOW10 = 0x3FF          # the ten values of one suit (bits 0-9)
 
 
 @register("random", description="uniform among the legal options of every decision")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def random_policy(cfg, obs, opts, n_opts, params, rng):
     return below(rng, 0, n_opts)
 
 
 # ------------------------------------------------------------------ hand values
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def scoring_rules(cfg):
     """The scoring part of the configuration as a tuple of scalars (no array traffic):
     (full rules, carre_points, run_base[0], run_base[1], run_base[2], favourite bonus)."""
@@ -77,7 +77,7 @@ def scoring_rules(cfg):
             cfg[C_RB + 2], cfg[C_FAV_BONUS])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def value5(sr, h, fav):
     """Exact value of a known 5-card hand: score, then D4.3 tie-breaks as fractions."""
     kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
@@ -86,7 +86,7 @@ def value5(sr, h, fav):
     return sc + 0.01 * max_suit_count(h) + 0.0005 * (total_value(h) - total_value(cm))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def value4(sr, h4, fav, weight):
     """Estimated value of 4 kept cards plus one blind draw."""
     full = sr[0]
@@ -126,7 +126,7 @@ def value4(sr, h4, fav, weight):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def team_hand_value(sr, obs, seat):
     """Best exact value among the hands the deciding seat may see: its own, and under
     ``team_talk = hands`` (D9.2) in a team decision its teammates' (``O_MATE_HAND``)."""
@@ -141,13 +141,13 @@ def team_hand_value(sr, obs, seat):
 
 
 # ------------------------------------------------------------------ figures
-@njit(cache=True, _nrt=False)
+@kernel
 def announced_colour(ann, t):
     """The suit an X2 colouring ``ann`` (E*16 + L*4 + J) announces for figure type t."""
     return (ann >> (2 * (2 - t))) & 3
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def announce_colouring(obs):
     """X2: a three-colour colouring (the best harmony) that shares the fewest figures with
     the colourings already announced; the search starts at a seat-dependent colouring."""
@@ -171,7 +171,7 @@ def announce_colouring(obs):
             best = clash
             code = c
     return code
-@njit(cache=True, _nrt=False)
+@kernel
 def _trio_harmony(obs, seat, extra):
     """Best harmony of ``seat``'s known figures plus figure ``extra`` (-1 none)."""
     best = 0
@@ -198,7 +198,7 @@ def _trio_harmony(obs, seat, extra):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _types_held(obs, seat):
     m = 0
     for i in range(obs[O_NFIG + seat]):
@@ -208,7 +208,7 @@ def _types_held(obs, seat):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _useful_takes(h, table, full):
     """Mask of the face-up cards that can join a run (or a Carré) with cards of ``h``.
 
@@ -227,7 +227,7 @@ def _useful_takes(h, table, full):
     return table & (ok | (ok << 10) | (ok << 20) | (ok << 30))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _best_blind_discard(sr, h, fav, weight):
     """(value, card): the discard leaving the best 4 cards before a blind draw (lower
     cards first on ties). It is the whole public turn, and the deck options of the others.
@@ -249,7 +249,7 @@ def _best_blind_discard(sr, h, fav, weight):
     return best, card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _blind_value(sr, h, fav, weight, kd, sc, cm, d):
     """Value of discarding ``d`` from ``h`` before a blind draw (``kd, sc, cm``:
     ``best_combo`` of ``h``), with the lower-card tie-break."""
@@ -268,7 +268,7 @@ def _blind_value(sr, h, fav, weight, kd, sc, cm, d):
 _BK_RUN, _BK_CARRE, _BK_DRAW, _BK_CONST = 0, 1, 2, 3
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _blind_decode(b1, b2, weight):
     """(value, card) of a table entry (see :func:`_blind_encode`)."""
     d = np.int64(b1 & 63)
@@ -285,7 +285,7 @@ def _blind_decode(b1, b2, weight):
     return v + 0.0001 * (10 - d % 10), d
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _blind_encode(sr, h, weight):
     """The two bytes of ``h`` (-1, -1 when the value has no encoding)."""
     v, d = _best_blind_discard(sr, h, -1, weight)
@@ -316,7 +316,7 @@ def _blind_encode(sr, h, weight):
     return b1, c
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def _blind_discard_table(full):
     """Rows 0 and 1: bytes 1 and 2 of every 5-card hand (rank order)."""
     hs = T.hands5(full)
@@ -340,13 +340,13 @@ _BS2 = np.ascontiguousarray(_BLIND_TABLES[1][1])
 del _BLIND_TABLES
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _blind_table_covers(sr, h, fav, weight):
     return (_BF1.shape[0] > 0 and weight == GREEDY_PARAMS[P_DRAW_WEIGHT]
             and T.std_scoring(sr, fav) and T.is_hand5(h, sr[0]))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def blind_discard(sr, h, fav, weight):
     """:func:`_best_blind_discard` — (value, card) — read from its table when the table
     covers the case (5 cards, standard scoring, no favourite suit, greedy's weight)."""
@@ -358,7 +358,7 @@ def blind_discard(sr, h, fav, weight):
     return _best_blind_discard(sr, h, fav, weight)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
     """Secret / unanimous turn: pass, (discard d, draw blind) or (discard d, take t).
 
@@ -396,7 +396,7 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
     return code
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _greedy_alloc(obs, opts, n_opts, legacy):
     f = obs[O_ARG0]
     if f >= MEDIA0 and not legacy:
@@ -414,7 +414,7 @@ def _greedy_alloc(obs, opts, n_opts, legacy):
     return bi
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
     myside = obs[O_SIDE + seat]
     mi = -1
@@ -449,7 +449,7 @@ def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def greedy_colour(obs, seat, legacy):
     q = obs[O_ARG0]
     f = obs[O_ARG1]
@@ -490,7 +490,7 @@ def greedy_colour(obs, seat, legacy):
           description="one-step heuristic for every decision",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
                  "legacy": P_LEGACY})
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def greedy_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
     seat = obs[O_SEAT]

@@ -38,7 +38,6 @@ hidden cards under the weighted pool against the uniform one, by turn and round.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.demos.layout import (
@@ -49,6 +48,7 @@ from demos_sim.demos.policies.basic import (
     GREEDY_PARAMS, P_DRAW_WEIGHT, _blind_value, scoring_rules, value5,
 )
 from demos_sim.demos.scoring import best_combo, max_suit_count, total_value
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 ALL_FULL = (1 << 40) - 1
@@ -65,7 +65,7 @@ PUNAN = POOL_W             # the true world only: the unanimous discards by seat
 TRUTH_W = PUNAN + MAXP
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _lse_add(m, s, v):
     """Running log-sum-exp: ``(max, sum of exp(x - max))`` with ``v`` added."""
     if v > m:
@@ -73,14 +73,14 @@ def _lse_add(m, s, v):
     return m, s + np.exp(v - m)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _mix(v_obs, m, s, k, eps):
     """log of ``(1 - eps) · softmax + eps / k`` for the option of value ``v_obs``
     (values already divided by the temperature; ``m, s`` their log-sum-exp)."""
     return np.log((1.0 - eps) * np.exp(v_obs - m) / s + eps / k)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _logp_public(sr, d5, fav, card, temp, eps):
     """log P(discarding ``card`` face up from the dealt hand ``d5``) (D3.2)."""
     kd, sc, cm = best_combo(d5, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
@@ -98,7 +98,7 @@ def _logp_public(sr, d5, fav, card, temp, eps):
     return _mix(v_obs, m, s, 5, eps)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _take_value(sr, h6, fav, d, kd6, sc6, cm6):
     """``value5`` of ``h6`` less ``d`` (a discard then a take), from ``best_combo(h6)``."""
     if kd6 == 0:
@@ -109,7 +109,7 @@ def _take_value(sr, h6, fav, d, kd6, sc6, cm6):
     return sc6 + 0.01 * max_suit_count(h5) + 0.0005 * (total_value(h5) - total_value(cm6))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
     """log P(the secret or unanimous turn ``disc``/``take``) for hand ``h`` (D3.3,
     D3.4.3): ``disc`` -1 a pass, else the card put face down, then ``take`` = DECK_TOP
@@ -155,7 +155,7 @@ def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
     return _mix(v_obs, m, s, k, eps)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _draw(u, nu, k, rng):
     """One card of the unseen list ``u[k:nu]`` (partial Fisher–Yates: it ends at ``u[k]``)."""
     j = k + below(rng, 0, nu - k)
@@ -165,7 +165,7 @@ def _draw(u, nu, k, rng):
     return c
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _pick(h, rng):
     """A uniform card of the mask ``h``."""
     i = below(rng, 0, popcount(h))
@@ -174,7 +174,7 @@ def _pick(h, rng):
     return lowest_bit(h)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def declined_vetoes(cfg, obs):
     """The seats that were asked at this round's veto check and kept their veto (D3.4.1),
     as a mask: at the unanimous turn every other seat holding a veto, at the seat's own
@@ -199,7 +199,7 @@ def declined_vetoes(cfg, obs):
     return out
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _logp_decline(sr, h, fav, thr, temp, eps):
     """log P(keeping the veto with hand ``h``): a player is taken to veto with
     probability σ((score − ``thr``) / ``temp``) (D3.4.1; ``thr`` the rollouts' threshold)."""
@@ -208,7 +208,7 @@ def _logp_decline(sr, h, fav, thr, temp, eps):
     return np.log((1.0 - eps) * (1.0 - pv) + eps * 0.5)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def tables_at_turns(obs, tabs):
     """The face-up cards on the table when each seat took its secret turn (``tabs[p]``,
     D3.3) and its unanimous turn (``tabs[MAXP + p]``, D3.4.3), rebuilt from the public
@@ -237,7 +237,7 @@ def tables_at_turns(obs, tabs):
             table &= ~(np.int64(1) << t)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def unseen_list(cfg, obs, u):
     """The cards ``obs``'s seat has not seen into ``u``; returns how many."""
     known = obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT]
@@ -252,7 +252,7 @@ def unseen_list(cfg, obs, u):
     return nu
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def sample_world(cfg, sr, obs, u, nu, tabs, temp, eps, vthr, declined, rng, row, truth):
     """One world into ``row`` (``POOL_W``: hands, secret discards, placed cards); returns
     its log-weight (the log-probability of every other player's actions this round).
@@ -344,13 +344,13 @@ def sample_world(cfg, sr, obs, u, nu, tabs, temp, eps, vthr, declined, rng, row,
     return logw
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def obs_taken(st):
     """The secret turn's face-up take as a mask (none when it drew or passed)."""
     return (np.int64(1) << st) if 0 <= st < 40 else np.int64(0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _truth_history(sr, row, p, pub, st, so, ut, fav, can_pass, tabs, temp, eps, rng,
                    declined, vthr):
     """The log-weight of the true world for player ``p``: its true hand and discards are
@@ -389,7 +389,7 @@ def _truth_history(sr, row, p, pub, st, so, ut, fav, can_pass, tabs, temp, eps, 
     return logw
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def pool_logweights(cfg, obs, size, temp, eps, vthr, rng):
     """``size`` worlds drawn from the deal (rows of ``POOL_W``) and their log-weights."""
     sr = scoring_rules(cfg)
@@ -406,7 +406,7 @@ def pool_logweights(cfg, obs, size, temp, eps, vthr, rng):
     return pool, lw
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def truth_logweight(cfg, obs, row, temp, eps, vthr, rng):
     """The log-weight of the true world in ``row`` (``TRUTH_W``), the draws' order drawn."""
     sr = scoring_rules(cfg)
@@ -417,7 +417,7 @@ def truth_logweight(cfg, obs, row, temp, eps, vthr, rng):
                         rng, row, 0)
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def build_pool(cfg, obs, size, temp, eps, vthr, rng):
     """``size`` worlds and their cumulative normalised weights (for :func:`resample_index`)."""
     pool, lw = pool_logweights(cfg, obs, size, temp, eps, vthr, rng)
@@ -432,7 +432,7 @@ def build_pool(cfg, obs, size, temp, eps, vthr, rng):
     return pool, cum
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def resample_index(cum, x):
     """The world whose cumulative weight first reaches ``x`` in [0, 1) (binary search)."""
     lo = 0

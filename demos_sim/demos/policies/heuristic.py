@@ -65,7 +65,6 @@ indices as ``greedy``.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.demos.layout import (
@@ -82,6 +81,7 @@ from demos_sim.demos.policies.teamplay import (  # noqa: F401  (harmony_of, colo
     alloc_media, best_mate_target, colour_sets, harmony_of, veto_shift,
 )
 from demos_sim.demos.scoring import best_combo, suit_slice, total_value
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 P_VETO_AT, P_LATE, P_NOVETO, P_NOTAKE, P_NOMEDIA, P_NEED, P_SAMPLES, P_KEEP, P_DRAW_W, P_FLOOR, P_HORIZON, P_SHAPE = range(12)
@@ -102,27 +102,27 @@ _NIB = np.array([sum(1 << (4 * v) for v in range(10) if (m >> v) & 1) for m in r
 
 
 # ------------------------------------------------------------------ cards
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def util(v, fl):
     """Utility of a hand value: the points above ``fl`` (low runs rarely win a round)
     plus a twentieth of the points (they still count for the D7.3 tie-break)."""
     return (v - fl if v > fl else 0.0) + 0.05 * v
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def unseen_cards(cfg, obs):
     """Mask of the cards this seat has never seen this round (the blind-draw support)."""
     allc = ALL_FULL if cfg[C_RULES] == 0 else NO_ACES
     return allc & ~(obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _spread(vmask):
     """A 10-bit value mask -> the 40-bit mask of those values in every suit."""
     return vmask | (vmask << 10) | (vmask << 20) | (vmask << 30)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def completing_cards(h4, full):
     """Mask of the cards that make a run (or, full rules, a Carré) with cards of ``h4``."""
     s0 = suit_slice(h4, 0)
@@ -138,14 +138,14 @@ def completing_cards(h4, full):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def blind_ev(sr, h4, fav, unseen, n_unseen, fl):
     """:func:`blind_ev_k` with ``best_combo`` of ``h4`` computed here."""
     kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
     return blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm):
     """(E[util(value5(h4 + c))] for ``c`` uniform over ``unseen``, the utility when ``c``
     completes nothing, the number of completing unseen cards).
@@ -263,7 +263,7 @@ def blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm):
     return total / n_unseen, base, outs
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def draw_value(sr, h4, fav, unseen, n_unseen, w, fl, kd, sc, cm):
     """Value of keeping ``h4`` before blind draws: with ``w`` = 1 the expectation of one
     draw; with ``w`` > 1 draws to come, the gain over the kept hand is scaled to the
@@ -277,7 +277,7 @@ def draw_value(sr, h4, fav, unseen, n_unseen, w, fl, kd, sc, cm):
     return base + (ev - base) / pr * (1.0 - qw)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_blind(sr, h, fav, unseen, n_unseen, w, fl, lam, kd, sc, cm):
     """(expected value, card): the discard whose blind draw is worth most (low cards first).
     ``kd, sc, cm`` is ``best_combo`` of ``h``.
@@ -307,7 +307,7 @@ def best_blind(sr, h, fav, unseen, n_unseen, w, fl, lam, kd, sc, cm):
     return best, card
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
     """Secret / unanimous turn: pass, (discard d, blind draw) or (discard d, take t)."""
     nu = popcount(unseen)
@@ -343,7 +343,7 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
 
 
 # ------------------------------------------------------------------ figures
-@njit(cache=True, _nrt=False)
+@kernel
 def known_figures(obs):
     """Mask of the figure ids this seat knows the place of (own, face up, team view)."""
     m = 0
@@ -355,7 +355,7 @@ def known_figures(obs):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def need_of(obs, p):
     """Chance that one figure drawn from those unseen improves ``p``'s best harmony."""
     e, l, j = colour_sets(obs, p, -1, -1, -1, -1)
@@ -379,7 +379,7 @@ def need_of(obs, p):
     return good / n
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _alloc(obs, opts, n_opts, legacy):
     f = obs[O_ARG0]
     if f >= MEDIA0 and not legacy:
@@ -407,7 +407,7 @@ def _alloc(obs, opts, n_opts, legacy):
     return bi
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
     """Expected harmony of ``q`` when its face-down figure at ``slot`` is covered with
     ``colour`` (colour -1: not covered), its face-down figures drawn from ``pool``."""
@@ -466,7 +466,7 @@ def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
     return total / samples
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _media(obs, opts, n_opts, seat, params, rng):
     """Index of the Media target: the largest expected harmony loss of a threatening
     opponent (its best colour is chosen again at K_COLOUR by the same sampling)."""
@@ -527,7 +527,7 @@ def _media(obs, opts, n_opts, seat, params, rng):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _colour(obs, seat, params, rng):
     q = obs[O_ARG0]
     if obs[O_SIDE + q] == obs[O_SIDE + seat]:
@@ -567,7 +567,7 @@ def _colour(obs, seat, params, rng):
           description="expected value over unseen cards; veto, Media and figure planning",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
                  "legacy": P_LEGACY})
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
     seat = obs[O_SEAT]

@@ -101,7 +101,6 @@ float64); the determinisations and rollouts allocate nothing.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount, wrap
 from demos_sim.demos.layout import (
@@ -125,6 +124,7 @@ from demos_sim.demos.policies.heuristic import (
 from demos_sim.demos.policies.horizon_weights import DV as HDV, W as HW
 from demos_sim.demos.scoring import best_combo, round_key
 from demos_sim.halving import keep_better_half, stage_length
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 # after heuristic's own parameters (0-17: its decisions, search's 12-13, team play 14-17),
@@ -153,7 +153,7 @@ RKD = RSC + MAXP           # … and combination kinds (2: a Carré)
 WS_LEN = RKD + MAXP
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
     """Add ``need`` cards of the unseen list ``ws[WU + k : WU + nu]`` to ``h``: the best
     (D4.1 score) of ``tries`` uniform draws. The chosen cards end at ``ws[WU + k:]``."""
@@ -185,7 +185,7 @@ def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
     return h | pick
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def determinise(cfg, obs, ws, rng, skill):
     """Deal the cards ``obs``'s seat has not seen into ``ws`` (hands, face-down secret
     discards, deck); returns the number of unseen cards left over for the deck (it
@@ -254,7 +254,7 @@ def determinise(cfg, obs, ws, rng, skill):
     return nd
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal_truth(cfg, obs, ws):
     """The ``omniscient`` reference's determinisation (``P_TRUTH`` = 1): the true deal,
     copied from the observation's truth block (``O_T_*``, written only for a reference
@@ -278,7 +278,7 @@ def deal_truth(cfg, obs, ws):
     return nd
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal_hands_truth(cfg, obs, ws, rng):
     """The ``omniscient_hands`` reference's determinisation (``P_TRUTH`` = 2): the true
     hands and face-down cards as :func:`deal_truth`, but the People deck's cards in a
@@ -293,7 +293,7 @@ def deal_hands_truth(cfg, obs, ws, rng):
     return nd
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def deal_world(cfg, obs, ws, row, rng):
     """``belief``'s determinisation: the hands and secret discards of a pool world
     (:mod:`demos_sim.demos.policies.belief`), the rest of the unseen cards the deck in a
@@ -323,7 +323,7 @@ def deal_world(cfg, obs, ws, row, rng):
     return nd
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _roll_public(sr, h, fav, seen, allc, params, hpol):
     """A rollout's public discard (D3.2): greedy's, or heuristic's over the unseen cards."""
     if hpol:
@@ -334,7 +334,7 @@ def _roll_public(sr, h, fav, seen, allc, params, hpol):
     return greedy_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, hpol):
     """A rollout's secret (D3.3) or unanimous (D3.4.3) turn: greedy's or heuristic's."""
     if hpol:
@@ -344,7 +344,7 @@ def _roll_discard_take(sr, h, table, fav, seen, allc, notake, can_pass, params, 
     return greedy_discard_take(sr, h, table, fav, ROLL_DRAW_WEIGHT, notake, can_pass)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _apply(o, h, table, ws, dpos, nd):
     """D3.3 / D3.4.3: discard ``o // 64``, then draw the next card of the determinised deck
     (``DECK_TOP``) or take the face-up ``o % 64``; ``(hand, table, deck position)``."""
@@ -361,7 +361,7 @@ def _apply(o, h, table, ws, dpos, nd):
     return h, table, dpos
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     """Play the round on from the determinisation in ``ws``: the seat at action position
     ``j0`` plays option ``o0`` of a ``kind0`` decision, then every seat plays ``greedy``;
@@ -510,7 +510,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     return v + params[P_POINTS] * score
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def game_value(obs, ws, n, seat, top):
     """``belief_game``'s value of a rollout's round (individual games): the fitted chance
     of winning the game from what every seat sees at the round's end (the figures the
@@ -542,7 +542,7 @@ def game_value(obs, ws, n, seat, top):
     return 1.0 / (1.0 + np.exp(-x)) / HDV
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
     """Root candidates of a discard turn into ``ws[CAND:]`` (option indices), best static
     value first; returns how many (at most ``params[P_WIDTH]``)."""
@@ -591,13 +591,13 @@ def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
     return width
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _position(obs):
     """The deciding seat's place in the round's action order (dealer's left first)."""
     return wrap(obs[O_SEAT] - obs[O_DEALER] - 1 + obs[O_N], obs[O_N])
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def search(cfg, obs, opts, n_opts, params, rng):
     """The searched decisions: public, secret, unanimous turns and the veto."""
     kind = obs[O_KIND]
@@ -678,7 +678,7 @@ def search(cfg, obs, opts, n_opts, params, rng):
                       "flat, round horizon); the rest heuristic",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA},
           budget=P_BUDGET)
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
     kind = obs[O_KIND]
     if kind == K_VETO and params[P_NOVETO] > 0:

@@ -17,7 +17,6 @@ same indices), so the restricted forms ``noveto``, ``notake``, ``nomedia`` and `
 work alike.
 """
 
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.demos.layout import (
@@ -31,13 +30,14 @@ from demos_sim.demos.policies.heuristic import (
     heuristic_policy, unseen_cards, util,
 )
 from demos_sim.demos.scoring import best_combo
+from demos_sim.jit import kernel
 from demos_sim.rng import below
 
 P_BUDGET, P_Q = 12, 13
 SEARCH_PARAMS = tuple(HEURISTIC_PARAMS[:P_BUDGET]) + (12.0, 0.8) + tuple(HEURISTIC_PARAMS[P_Q + 1:])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def sample_unseen(unseen, k, rng):
     """Mask of ``min(k, |unseen|)`` distinct cards drawn uniformly from ``unseen``."""
     n = popcount(unseen)
@@ -57,7 +57,7 @@ def sample_unseen(unseen, k, rng):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def turn_value(sr, h, table, fav, unseen, fl, notake):
     """Best expected utility of one compulsory turn (discard, then draw or take)."""
     nu = popcount(unseen)
@@ -83,13 +83,13 @@ def turn_value(sr, h, table, fav, unseen, fl, notake):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _two_turn(sr, h, table, fav, unseen, fl, notake, q):
     return (1.0 - q) * util(value5(sr, h, fav), fl) + q * turn_value(sr, h, table, fav, unseen,
                                                                        fl, notake)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
     fl = params[P_FLOOR]
     notake = params[P_NOTAKE] > 0
@@ -143,7 +143,7 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA,
                  "legacy": P_LEGACY},
           budget=P_BUDGET)
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def search_policy(cfg, obs, opts, n_opts, params, rng):
     if obs[O_KIND] == K_SECRET and cfg[C_RULES] == 0:     # full rules: a turn still to come
         sr = scoring_rules(cfg)

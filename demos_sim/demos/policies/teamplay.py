@@ -30,16 +30,16 @@ decision (veto, allocation, Media, colour) the observation shows the teammates' 
   likely to cancel the turn itself, and this side keeps its veto.
 """
 
-from numba import njit
 
 from demos_sim.bits import wrap
 from demos_sim.demos.layout import (
     C_MAX_ROUNDS, MEDIA0, NFIG, O_ANN, O_COVER, O_DEALER, O_FIGS, O_FIGUP, O_N, O_NFIG,
     O_PILE_LEFT, O_ROUND, O_SEC_TAKE, O_SIDE, O_VETOES,
 )
+from demos_sim.jit import kernel
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def harmony_of(cols_e, cols_l, cols_j):
     """D7.2 best harmony given the colour sets (4-bit masks) available for E, L and J."""
     if cols_e == 0 or cols_l == 0 or cols_j == 0:
@@ -62,7 +62,7 @@ def harmony_of(cols_e, cols_l, cols_j):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def colour_sets(obs, p, extra, skip_slot, forced_f, forced_c):
     """(E, L, J colour masks) of ``p``'s *known* figures plus figure ``extra`` (-1 none);
     slot ``skip_slot`` is left out; figure ``forced_f`` (-1 none) is Media-covered with
@@ -103,14 +103,14 @@ def colour_sets(obs, p, extra, skip_slot, forced_f, forced_c):
     return e, l, j
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def member_harmony(obs, p):
     """D7.2 harmony of ``p``'s best trio among the figures this seat knows."""
     e, l, j = colour_sets(obs, p, -1, -1, -1, -1)
     return harmony_of(e, l, j)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def side_harmony(obs, side):
     """D9.5 ``best_member``: the best known trio among the members of ``side``."""
     best = 0
@@ -122,7 +122,7 @@ def side_harmony(obs, side):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def holds_media(obs, p):
     """Does ``p`` hold a Media among the figures this seat knows?"""
     for i in range(obs[O_NFIG + p]):
@@ -131,7 +131,7 @@ def holds_media(obs, p):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def covered_harmony(obs, q, f):
     """(harmony, colour): ``q``'s best harmony when a Media covers its figure ``f`` with
     the best colour (D6.2: the covered figure must be part of the trio, D7.1). On a tie
@@ -149,7 +149,7 @@ def covered_harmony(obs, q, f):
     return bh, bc
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def mate_media_gain(obs, q):
     """Best gain of ``q``'s side's harmony (D9.5 best member) from one Media on one of
     ``q``'s known figures that a Media may cover (E/L/J, face down, not covered: D6.2);
@@ -166,7 +166,7 @@ def mate_media_gain(obs, q):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def alloc_media(obs, opts, n_opts):
     """D9.4 allocation of a Media figure (the rule in the module docstring)."""
     bi = 0
@@ -188,7 +188,7 @@ def alloc_media(obs, opts, n_opts):
     return bi
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def best_mate_target(obs, opts, n_opts, seat):
     """(index, gain): the Media option on a teammate that raises the side's harmony most
     (D6.2, D9.5 best member), the gain in harmony steps; (-1, -9) without one."""
@@ -213,7 +213,7 @@ def best_mate_target(obs, opts, n_opts, seat):
     return bi, bg
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def veto_shift(cfg, obs, seat, spend, free):
     """Points added to a bot's veto threshold (the rule in the module docstring)."""
     n = obs[O_N]

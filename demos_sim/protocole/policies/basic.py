@@ -39,9 +39,9 @@ either ``majority_scope``.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import popcount
+from demos_sim.jit import kernel
 from demos_sim.protocole.layout import (
     C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, COLOUR0, O_FOYER, O_HAND, O_NORM, O_SEL, SEL_MAX,
     SYMBOL0,
@@ -56,18 +56,18 @@ CONVENTION_PARAMS = (4.0, -3.0, 2.0, 0.1, 0.4, 0.5, 4.0, 7.0)
 
 
 @register("random", description="uniform among the legal moves (a hand card to the Selection or the Foyer)")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def random_policy(cfg, obs, opts, n_opts, params, rng):
     return below(rng, 0, n_opts)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def attributes_of(c):
     """Every card sharing card ``c``'s colour or symbol (``c`` included)."""
     return (np.int64(COLOUR0) << (6 * (c // 6))) | (np.int64(SYMBOL0) << (c % 6))
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def selection_target(sel):
     """C1: (attribute index 0–11 of the Selection's majority, ties to the lowest; its count;
     number of attributes at that count). Colours are 0–5, symbols 6–11; (-1, 0, 0) if empty."""
@@ -86,12 +86,12 @@ def selection_target(sel):
     return best, m, n_at
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def carries(c, a):
     return (c // 6) == a if a < 6 else (c % 6) == a - 6
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def count_of(sel, c, colour):
     if colour:
         return popcount(sel & (np.int64(COLOUR0) << (6 * (c // 6))))
@@ -101,7 +101,7 @@ def count_of(sel, c, colour):
 @register("cautious", params=CAUTIOUS_PARAMS,
           description="each for themselves: Foyer only cards the Norm already covers; "
                       "play to make the own Foyer safe")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def cautious(cfg, obs, opts, n_opts, params, rng):
     hand = obs[O_HAND]
     foyer = obs[O_FOYER]
@@ -141,7 +141,7 @@ def cautious(cfg, obs, opts, n_opts, params, rng):
 @register("convention", params=CONVENTION_PARAMS,
           description="all together: follow the Selection's target (C1), "
                       "double-covered cards to the Foyer first (C2)")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def convention(cfg, obs, opts, n_opts, params, rng):
     hand = obs[O_HAND]
     foyer = obs[O_FOYER]

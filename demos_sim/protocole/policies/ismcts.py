@@ -83,9 +83,9 @@ allocates its scratch vectors (a few hundred int64); the rollouts allocate nothi
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount, wrap
+from demos_sim.jit import kernel
 from demos_sim.protocole.engine import (
     CTRL_END, apply_play, cards_in_hands, control, deal, finish_turns, next_round, turn_options,
 )
@@ -111,7 +111,7 @@ ISMCTS_PARAMS = tuple(PLANNER_PARAMS) + (16.0, 0.0, 0.0, 0.0, 1.0)
 ROLL_BASIC = N_PARAMS - 1      # in the rollouts' parameter rows only (rollout_policy)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def rollout_policy(cfg, obs, opts, n_opts, params, rng):
     """Every seat's play in a rollout: ``planner`` with the searching policy's
     ``params[0:16]``, or (``params[ROLL_BASIC]`` = 1: the rollout rows :func:`search`
@@ -124,7 +124,7 @@ def rollout_policy(cfg, obs, opts, n_opts, params, rng):
     return convention(cfg, obs, opts, n_opts, params, rng)
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def _deal_pool(pool, rng):
     """Shuffle the cards of ``pool`` (mask) into a list; returns (array, count)."""
     cards = np.empty(36, np.int64)
@@ -138,7 +138,7 @@ def _deal_pool(pool, rng):
     return cards, k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _take(cards, pos, count):
     m = np.int64(0)
     for i in range(count):
@@ -146,7 +146,7 @@ def _take(cards, pos, count):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def hidden_counts(cfg, obs, cnt):
     """What the observation says about the hidden cards, per seat ``p`` (into ``cnt``,
     3 × MAXP): ``cnt[p]`` its hand size, ``cnt[MAXP + p]`` its Foyer cards from this
@@ -176,7 +176,7 @@ def hidden_counts(cfg, obs, cnt):
     return deckset & ~seen, FULL & ~deckset & ~seen
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def determinise(cfg, obs, st, rng):
     """Write into ``st`` (ST_LEN) a full state consistent with ``obs``: the public parts
     copied, the hidden cards dealt uniformly from their two pools (module docstring).
@@ -226,7 +226,7 @@ def determinise(cfg, obs, st, rng):
     return nb - ib
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def roll_turns(cfg, st, obs, opts, rparams, prng, log, seat):
     """The rest of a round's turns from ``seat``: the loop of the engine's
     :func:`~demos_sim.protocole.engine.play_turns` (P2.1–P2.2, P3.3) with the engine's
@@ -246,7 +246,7 @@ def roll_turns(cfg, st, obs, opts, rparams, prng, log, seat):
     finish_turns(st, cfg, log)
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def rollout(cfg, det, st, obs, opts, rparams, prng, log, res, seat, o, key):
     """From the determinised state ``det``: ``seat`` plays option ``o``, then the game is
     played out with :func:`rollout_policy` at every seat; returns ``seat``'s value
@@ -281,7 +281,7 @@ def rollout(cfg, det, st, obs, opts, rparams, prng, log, res, seat, o, key):
     return 0.0
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def search(cfg, obs, opts, n_opts, params, rng):
     """The searched decision (P2.1): the option index with the best mean rollout value."""
     seat = obs[O_SEAT]
@@ -345,6 +345,6 @@ def search(cfg, obs, opts, n_opts, params, rng):
                       "game, rollouts by planner (each); all together: convention-plus-search, "
                       "the others assumed to follow the conventions (P5.1)",
           flags={"basic": P_ROLL}, budget=P_BUDGET)
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
     return search(cfg, obs, opts, n_opts, params, rng)

@@ -30,15 +30,15 @@ Refused by ``demos-sim run``, the experiments and the analyses unless asked
 reference.
 """
 
-from numba import njit
 
 from demos_sim.bits import wrap
+from demos_sim.jit import kernel
 from demos_sim.protocole.layout import O_DECKSET, O_GONE, O_HAND, O_N, O_SEAT, O_T_HAND, O_T_ON
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def next_hand(obs):
     """The hand of the next seat clockwise that will still have a card to play (P2.1:
     empty hands are skipped); the seat's own hand when nobody else has a card."""
@@ -56,7 +56,7 @@ def next_hand(obs):
                       "next player's real hand); all together: a weak perfect-communication "
                       "bound; refused by run/analyses unless allow_reference",
           reference="omniscient")
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def omniscient(cfg, obs, opts, n_opts, params, rng):
     if obs[O_T_ON] != 1:                    # no truth block (not a reference seat)
         return planner(cfg, obs, opts, n_opts, params, rng)

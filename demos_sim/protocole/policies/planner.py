@@ -19,9 +19,9 @@ against ``cautious``); *all together* uses ``convention``'s weights (params 9–
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
+from demos_sim.jit import kernel
 from demos_sim.protocole.layout import (
     C_MODE, C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_N,
     O_NORM, O_PLAYED, O_SEL, SEL_MAX,
@@ -37,7 +37,7 @@ PLANNER_PARAMS = (3.0, -3.0, 2.0, 0.1, 0.5, 0.15, 4.0, 7.0, 0.3,
                   4.0, -3.0, 2.0, 0.1, 0.4, 0.5, 0.3)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def unseen_cards(obs):
     """This round's cards the seat has not seen (others' hands and face-down Foyer cards)."""
     seen = obs[O_HAND] | obs[O_SEL] | obs[O_NORM] | obs[O_GONE] | obs[O_FOYER]
@@ -46,7 +46,7 @@ def unseen_cards(obs):
     return obs[O_DECKSET] & ~seen
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, tie, per_dim, coop,
           fix, handcov, budget, small):
     """Mean value of the Norm selection over every unseen card completing ``sel2``."""
@@ -76,7 +76,7 @@ def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, 
 @register("planner", params=PLANNER_PARAMS,
           description="cautious (each) / convention (coop) plus a look at every way the "
                       "Selection can still resolve")
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def planner(cfg, obs, opts, n_opts, params, rng):
     coop = cfg[C_MODE] != 0
     o0 = 0 if not coop else 9                 # weight block of the mode

@@ -82,10 +82,10 @@ rotation): win share 0.498 [0.473, 0.523].
 import math
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.halving import keep_better_half, stage_length
+from demos_sim.jit import kernel
 from demos_sim.protocole.layout import (
     C_FOYER_START, C_LOG, C_CHECK_OBS, C_MODE, C_NEED, C_SCOPE_TEAM, MAXOPT, MAXP,
     O_ALIVE, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_INIT, O_N, O_NORM, O_PLAYED, O_POINTS,
@@ -105,17 +105,17 @@ SPARTA_PARAMS = tuple(PLANNER_PARAMS) + (16.0, 0.0, 1.0, 0.0, 0.1)
 MAX_TRIES = 64          # B2: redeals of the older Foyer cards
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def _u01(rng):
     return (next_u64(rng, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _log_choose(n, k):
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _to_list(mask, out):
     k = 0
     x = mask
@@ -126,7 +126,7 @@ def _to_list(mask, out):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _take(cards, pos, count):
     m = np.int64(0)
     for i in range(count):
@@ -134,7 +134,7 @@ def _take(cards, pos, count):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def draw_uncovered(n_unc, n_cov, placed, eps, rng):
     """B1: the number ``j`` of uncovered cards among ``placed`` face-down placements,
     drawn with probability ∝ C(n_unc, j) C(n_cov, placed − j) eps^j."""
@@ -160,7 +160,7 @@ def draw_uncovered(n_unc, n_cov, placed, eps, rng):
     return hi
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def play_evidence(cfg, obs, p, hand, foyer, before, placed, bparams):
     """B3 (all together): how many of seat ``p``'s face-up plays in the current Selection
     the blueprint ``convention`` (weights ``bparams``) would not have made in a world
@@ -205,7 +205,7 @@ def play_evidence(cfg, obs, p, hand, foyer, before, placed, bparams):
     return bad
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def sample_world(cfg, obs, st, rng, eps, belief, bparams):
     """Write into ``st`` (ST_LEN) a full state consistent with ``obs``, the hidden cards
     drawn from the belief (B1, B2; uniform when ``belief`` is false). Returns the world's
@@ -338,7 +338,7 @@ def sample_world(cfg, obs, st, rng, eps, belief, bparams):
     return w
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def search(cfg, obs, opts, n_opts, params, rng):
     """The decision (module docstring): the blueprint's option index unless another
     option's weighted mean rollout value beats it by the margin."""
@@ -407,6 +407,6 @@ def search(cfg, obs, opts, n_opts, params, rng):
                       "with worlds weighted by the others' actions under it (face-down "
                       "cards covered, the last control passed); deviates only by a margin",
           flags={"uniform": P_UNIFORM}, budget=P_BUDGET)
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def sparta_policy(cfg, obs, opts, n_opts, params, rng):
     return search(cfg, obs, opts, n_opts, params, rng)

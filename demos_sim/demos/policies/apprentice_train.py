@@ -335,7 +335,7 @@ def _meta(units, seed, teacher, mode, weights) -> str:
 
 
 def hash_schedule() -> str:
-    return hashlib.sha256(repr((SCHEDULE, NF, WIDTH)).encode()).hexdigest()[:12]
+    return hashlib.sha256(repr(SCHEDULE).encode()).hexdigest()[:12]
 
 
 def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0, say,

@@ -186,6 +186,78 @@ def demo_output(results: Path | None = None) -> str:
     return head + _fence(buf.getvalue()) + "\n"
 
 
+def _pct(x) -> str:
+    return f"{100 * float(x):.1f}%"
+
+
+def strong_play(results: Path | None = None) -> str:
+    """The top of the skill axis: ``belief``'s matches and its inference quality, read from
+    the committed ``results/belief/`` (``experiments/belief_strength.py`` and
+    ``experiments/belief_quality.py`` write it)."""
+    import pandas as pd
+
+    results = Path(results) if results is not None else ROOT / "results" / "belief"
+    out = ["# Strong play: belief and what reading the table is worth", "",
+           "`belief` is `ismcts` whose deals are weighted by how likely they make the other "
+           "players' actions this round (`demos_sim/demos/policies/belief.py`). The figures "
+           "below are read from `results/belief/` when this site is built; "
+           "`experiments/belief_strength.py` and `experiments/belief_quality.py` regenerate "
+           "them (DĒMOS, 4 players, full rules, seat-rotated on common deals).", ""]
+    strength = results / "strength.csv"
+    if not strength.exists():
+        return "\n".join(out + ["*Not available: results/belief/strength.csv is missing.*", ""])
+    df = pd.read_csv(strength)
+    out += ["## Matches", "",
+            "Win share of the games the two policies won (95% delta-method interval) and the "
+            "paired difference in wins per game on the same deals.", "",
+            "| policy | against | deals | win share | paired difference (wins per game) |",
+            "|---|---|---|---|---|"]
+    for r in df.itertuples():
+        out.append(f"| `{r.a}` | `{r.b}` | {r.deals:,} (seed {r.seed}) | {_pct(r.win_share)} "
+                   f"[{_pct(r.ci95_low)}, {_pct(r.ci95_high)}] | {r.wins_per_game_diff:+.4f} "
+                   f"[{r.diff_ci95_low:+.4f}, {r.diff_ci95_high:+.4f}] |")
+    gap = results / "gap_closure.csv"
+    if gap.exists():
+        g = pd.read_csv(gap).iloc[0]
+        out += ["", f"**Gap closure** toward `omniscient_hands@64` (which sees every hand): "
+                f"(W_belief − W_ismcts) / (W_omniscient_hands − W_ismcts) = {_pct(g.gap_closure)} "
+                f"[{_pct(g.ci95_low)}, {_pct(g.ci95_high)}] on {int(g.deals):,} common deals "
+                "against `heuristic` (bootstrap over deals)."]
+    head = "| {} | decisions | gain (nats) | card gain (nats) | effective pool |"
+    for q in sorted(results.glob("inference_quality_*.csv")):
+        t = pd.read_csv(q)
+        every = t[(t["kind"] == "all") & t["round"].isna()]
+        out += ["", f"## Inference quality (opponents: `{t['policy'].iloc[0]}`)", "",
+                "How much more probability the weighted deals put on the true hidden cards "
+                "than uniform deals do: the log-likelihood ratio of the true cards (nats per "
+                "decision; 0 = no better than `ismcts`'s deals), and the same card by card "
+                "(nats per card an opponent really holds), each ± σ of the mean over "
+                "decisions; the effective share of the pool. By the model's temperature "
+                "(points):", "", head.format("temperature"), "|---|---|---|---|---|"]
+        for r in every.itertuples():
+            mark = " (belief's)" if getattr(r, "belief_default", False) else ""
+            out.append(f"| {r.temp:g}{mark} | {int(r.decisions):,} | {r.gain_nats:+.3f} ± "
+                       f"{r.gain_se:.3f} | {r.card_gain_nats:+.3f} ± {r.card_gain_se:.3f} | "
+                       f"{_pct(r.ess_share)} |")
+        default = t[t["belief_default"]] if "belief_default" in t else t.iloc[0:0]
+        if default.empty:
+            continue
+        sel = default[~((default["kind"] == "all") & default["round"].isna())]
+        out += ["", f"At belief's temperature ({default['temp'].iloc[0]:g}), by turn and by "
+                "round:", "", head.format("decisions at"), "|---|---|---|---|---|"]
+        for r in sel.itertuples():
+            if r.kind != "all":
+                where = {"public": "the public turn (D3.2)", "secret": "the secret turn (D3.3)",
+                         "unanimous": "the unanimous turn (D3.4.3)"}.get(r.kind, r.kind)
+            elif r.round == r.round:                  # a number, not NaN
+                where = f"round {int(r.round) + 1}"
+            else:
+                where = "every decision"
+            out.append(f"| {where} | {int(r.decisions):,} | {r.gain_nats:+.3f} ± {r.gain_se:.3f} "
+                       f"| {r.card_gain_nats:+.3f} ± {r.card_gain_se:.3f} | {_pct(r.ess_share)} |")
+    return "\n".join(out) + "\n"
+
+
 def generated(root: Path | None = None, shared: Path | None = None) -> dict[str, str | bytes]:
     """Every generated page and file: ``{path in the site's docs folder: content}``."""
     from demos_sim.report.docs_pages import pages
@@ -196,6 +268,7 @@ def generated(root: Path | None = None, shared: Path | None = None) -> dict[str,
         "reference/variants.md": variants_reference(),
         "reference/record-format.md": record_format(shared),
         "start/demo-output.md": demo_output(root / "results" / "demo"),
+        "method/strong-play.md": strong_play(root / "results" / "belief"),
     }
     out.update(pages(root / "results" / "analyses"))
     return out

@@ -215,3 +215,32 @@ def test_the_readme_is_short_and_its_links_resolve():
             assert target in built, target
         elif "://" not in target:
             assert (ROOT / target).exists(), target
+
+
+def test_the_strong_play_page_reads_results_belief(tmp_path):
+    """The page's figures come from the CSVs (a figure changed there changes on the page);
+    without results it says so instead of failing the site."""
+    import pandas as pd
+
+    from demos_sim.docs_site import strong_play
+
+    assert "Not available" in strong_play(tmp_path / "none")
+    pd.DataFrame([dict(match="m", a="belief@64", b="heuristic", seed=11, deals=1234,
+                       games=2468, win_share=0.5312, ci95_low=0.51, ci95_high=0.552,
+                       wins_per_game_diff=0.0123, diff_ci95_low=-0.004, diff_ci95_high=0.03)]
+                 ).to_csv(tmp_path / "strength.csv", index=False)
+    pd.DataFrame([dict(gap_closure=0.25, ci95_low=0.1, ci95_high=0.4, deals=1234)]).to_csv(
+        tmp_path / "gap_closure.csv", index=False)
+    pd.DataFrame([dict(policy="tuned", eps=0.1, temp=4.0, kind="all", round=None,
+                       decisions=10, gain_nats=1.5, gain_se=0.1, card_gain_nats=0.04,
+                       card_gain_se=0.01, ess_share=0.5, belief_default=True),
+                  dict(policy="tuned", eps=0.1, temp=4.0, kind="secret", round=None,
+                       decisions=4, gain_nats=0.75, gain_se=0.2, card_gain_nats=0.02,
+                       card_gain_se=0.01, ess_share=0.4, belief_default=True)]).to_csv(
+        tmp_path / "inference_quality_tuned.csv", index=False)
+    page = strong_play(tmp_path)
+    assert "| `belief@64` | `heuristic` | 1,234 (seed 11) | 53.1% [51.0%, 55.2%] | " \
+           "+0.0123 [-0.0040, +0.0300] |" in page
+    assert "= 25.0% [10.0%, 40.0%] on 1,234 common deals" in page
+    assert "| 4 (belief's) | 10 | +1.500 ± 0.100 | +0.040 ± 0.010 | 50.0% |" in page
+    assert "| the secret turn (D3.3) | 4 | +0.750 ± 0.200 |" in page

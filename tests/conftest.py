@@ -52,6 +52,12 @@ SLOW = (
     "tests/demos/test_belief.py::test_belief_beats_a_planted_weak_policy",
     "tests/tools/test_perf_profile.py::test_a_real_profile_names_the_protocole_kernels",
     "tests/stats/test_plots_read.py::test_every_analysis_plot_reads",
+    # the explorer's what-ifs and sample games in the browser (runs of 4,096 games each)
+    "tests/explorer/test_explorer_browser.py::test_a_2v3_handicap_run_shared_by_url_and_downloaded",
+    "tests/explorer/test_explorer_browser.py::test_restricted_bots_and_budgets_in_the_pickers",
+    "tests/explorer/test_explorer_browser.py::test_a_replay_shows_hands_decisions_with_reasons_and_the_swing",
+    "tests/explorer/test_explorer_browser.py::test_no_overlap_at_1280_and_no_sideways_scroll_at_390",
+    "tests/explorer/test_form_and_replay.py::test_greedy_reasons_explain_its_choices_and_the_game_is_the_record",
     # the documentation site built once with its sample runs (about 20 s), for these five
     "tests/tools/test_docs.py::test_every_designer_question_has_its_answer_page",
     "tests/tools/test_docs.py::test_the_cli_reference_holds_every_command_help",

@@ -313,7 +313,7 @@ def _symbols(text: str) -> str:
 
 
 def _fmt(v) -> str:
-    return "—" if v is None else f"{v:.2f}"
+    return "—" if v is None else f"{v:.4f}"      # greedy breaks ties in the 4th decimal
 
 
 def decision_rows(decisions, rounds: int, top: int = 4) -> list[list[dict]]:

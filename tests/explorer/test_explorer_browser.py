@@ -212,14 +212,16 @@ def _figures(drv) -> str:
 
 
 def _message(drv) -> str:
-    from selenium.webdriver.common.by import By
+    """The one-line message by the Run bar, once it has one; it must be visible (read in
+    one script: the message is swapped in, an element found before would be stale)."""
     from selenium.webdriver.support.ui import WebDriverWait
 
-    el = WebDriverWait(drv, 30).until(
-        lambda d: d.find_element(By.ID, "form-message") if
-        d.find_element(By.ID, "form-message").text.strip() else None)
-    assert el.is_displayed()
-    return el.text
+    text, shown = WebDriverWait(drv, 30).until(lambda d: d.execute_script(
+        "const m = document.getElementById('form-message'); const r = m.getBoundingClientRect();"
+        "return m.textContent.trim() ? [m.textContent.trim(), m.offsetParent !== null"
+        " && r.height > 0 && getComputedStyle(m).visibility === 'visible'] : null;"))
+    assert shown, text
+    return text
 
 
 def test_a_2v3_handicap_run_shared_by_url_and_downloaded(page, server):

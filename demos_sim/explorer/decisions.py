@@ -189,13 +189,13 @@ def _greedy(d: Decision, pol, cfg, ob, opts, kind) -> None:
         for o in opts:
             o = int(o)
             if kind == L.K_PUBLIC:
-                values.append(float(B._blind_value(sr, h, fav, weight, kd, sc, cm, o)))
+                values.append(float(B.blind_value(sr, h, fav, weight, kd, sc, cm, o)))
             elif o < 0:
                 values.append(float(B.value5(sr, h, fav)))       # pass: keep the hand
             else:
                 dcard, t = divmod(o, 64)
                 if t == L.DECK_TOP:
-                    values.append(float(B._blind_value(sr, h, fav, weight, kd, sc, cm, dcard)))
+                    values.append(float(B.blind_value(sr, h, fav, weight, kd, sc, cm, dcard)))
                     continue
                 h6 = h | (1 << t)
                 kd6, sc6, cm6 = best_combo(h6, full, *sr[1:5], fav, sr[5])

@@ -242,7 +242,7 @@ def _best_blind_discard(sr, h, fav, weight):
     while x:
         d = lowest_bit(x)
         x &= x - 1
-        v = _blind_value(sr, h, fav, weight, kd, sc, cm, d)
+        v = blind_value(sr, h, fav, weight, kd, sc, cm, d)
         if v > best:
             best = v
             card = d
@@ -250,7 +250,7 @@ def _best_blind_discard(sr, h, fav, weight):
 
 
 @kernel(inline=True)
-def _blind_value(sr, h, fav, weight, kd, sc, cm, d):
+def blind_value(sr, h, fav, weight, kd, sc, cm, d):
     """Value of discarding ``d`` from ``h`` before a blind draw (``kd, sc, cm``:
     ``best_combo`` of ``h``), with the lower-card tie-break."""
     h4 = h & ~(1 << d)

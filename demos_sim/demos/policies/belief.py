@@ -45,7 +45,7 @@ from demos_sim.demos.layout import (
     O_N, O_OWN_OUT, O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_UNAN_TAKE,
 )
 from demos_sim.demos.policies.basic import (
-    GREEDY_PARAMS, P_DRAW_WEIGHT, _blind_value, scoring_rules, value5,
+    GREEDY_PARAMS, P_DRAW_WEIGHT, blind_value, scoring_rules, value5,
 )
 from demos_sim.demos.scoring import best_combo, max_suit_count, total_value
 from demos_sim.jit import kernel
@@ -91,7 +91,7 @@ def _logp_public(sr, d5, fav, card, temp, eps):
     while x:
         d = lowest_bit(x)
         x &= x - 1
-        v = _blind_value(sr, d5, fav, DRAW_W, kd, sc, cm, d) / temp
+        v = blind_value(sr, d5, fav, DRAW_W, kd, sc, cm, d) / temp
         m, s = _lse_add(m, s, v)
         if d == card:
             v_obs = v
@@ -132,7 +132,7 @@ def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
     while x:                                        # a discard, then the deck
         d = lowest_bit(x)
         x &= x - 1
-        v = _blind_value(sr, h, fav, DRAW_W, kd, sc, cm, d) / temp
+        v = blind_value(sr, h, fav, DRAW_W, kd, sc, cm, d) / temp
         m, s = _lse_add(m, s, v)
         k += 1
         if d == disc and take == DECK_TOP:

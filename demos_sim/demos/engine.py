@@ -29,7 +29,7 @@ from demos_sim import kernel as K
 from demos_sim.bits import lowest_bit, wrap
 from demos_sim.demos import layout as L
 from demos_sim.demos.observe import observe, scramble_hidden
-from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.demos.scoring import best_combo, round_key, scoring_rules
 from demos_sim.eventlog import log_event
 from demos_sim.jit import kernel
 from demos_sim.kernel import (  # noqa: F401  (re-exported: E.DIAG_LEN, E.check_errors …)
@@ -286,11 +286,10 @@ def _winner_seats(keys, n):
 @kernel
 def _pre_unanimous(st, cfg, wk):
     """Statistics only: round scores and keys the hands would show without D3.4.3."""
+    sr = scoring_rules(cfg)                   # full rules: D3.4.3 is a full-rules turn
     for p in range(cfg[L.C_N]):
         h = st[L.S_HAND + p]
-        kd, sc, cm = best_combo(h, 1, cfg[L.C_CARRE], cfg[L.C_RB], cfg[L.C_RB + 1],
-                                cfg[L.C_RB + 2],
-                                st[L.S_FAV + p], cfg[L.C_FAV_BONUS])
+        kd, sc, cm = best_combo(h, sr, st[L.S_FAV + p])
         wk[L.W_PRE_SCORE + p] = sc
         wk[L.W_PRE_KEY + p] = round_key(h, kd, sc, cm)
 
@@ -319,11 +318,10 @@ def _showdown(fns, st, cfg, obs, opts, params, prng, wk, diag, log, res):
     kinds = st[L.S_KIND:L.S_KIND + L.MAXP]
     scores = st[L.S_SCORE:L.S_SCORE + L.MAXP]
     best = -1
+    sr = scoring_rules(cfg)
     for p in range(n):
         h = st[L.S_HAND + p]
-        kd, sc, cm = best_combo(h, 1 if full else 0, cfg[L.C_CARRE], cfg[L.C_RB],
-                                cfg[L.C_RB + 1], cfg[L.C_RB + 2], st[L.S_FAV + p],
-                                cfg[L.C_FAV_BONUS])
+        kd, sc, cm = best_combo(h, sr, st[L.S_FAV + p])
         kinds[p] = kd
         scores[p] = sc
         keys[p] = round_key(h, kd, sc, cm)

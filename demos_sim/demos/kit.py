@@ -40,7 +40,7 @@ from numba.core.dispatcher import Dispatcher
 from demos_sim.bits import popcount
 from demos_sim.cards import FIG_TYPES, card_code, figure_code
 from demos_sim.demos import layout as L
-from demos_sim.demos.scoring import best_combo
+from demos_sim.demos.scoring import best_combo, scoring_rules
 from demos_sim.jit import kernel
 from demos_sim.registry import POLICY_SIG
 from demos_sim.rng import below
@@ -321,9 +321,7 @@ def is_media(f):
 def hand_score(cfg, obs, hand):
     """Round score (D4.1–D4.2, X1 with the deciding seat's favourite suit) of the best
     combination in the card mask ``hand``; 0 when it holds none (the player abandons)."""
-    kd, sc, cm = best_combo(hand, 1 if cfg[L.C_RULES] == 0 else 0, cfg[L.C_CARRE],
-                            cfg[L.C_RB], cfg[L.C_RB + 1], cfg[L.C_RB + 2],
-                            obs[L.O_FAV + obs[L.O_SEAT]], cfg[L.C_FAV_BONUS])
+    kd, sc, cm = best_combo(hand, scoring_rules(cfg), obs[L.O_FAV + obs[L.O_SEAT]])
     return sc
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from demos_sim.bits import highest_bit, popcount
 from demos_sim.cards import card_id, codes_of, SUITS
+from demos_sim.demos import layout as L
 from demos_sim.jit import kernel
 
 KIND_NONE, KIND_RUN, KIND_CARRE = 0, 1, 2
@@ -150,22 +151,34 @@ def _best_run_any(mask, runs, rb0, rb1, rb2, fav, bonus):
     return best_score, best_cm
 
 
+@kernel(inline=True)
+def scoring_rules(cfg):
+    """The scoring rules of a DĒMOS configuration (D4.1–D4.2, X1, D8) as one value ``sr``,
+    a tuple of six int64 read once from ``cfg`` (no array traffic after):
+    ``(full, carre_points, run_base[0], run_base[1], run_base[2], favourite_suit_bonus)``,
+    ``full`` being 1 under the full rules (the Carré exists) and 0 under the simplified."""
+    return (np.int64(cfg[L.C_RULES] == 0), cfg[L.C_CARRE], cfg[L.C_RB], cfg[L.C_RB + 1],
+            cfg[L.C_RB + 2], cfg[L.C_FAV_BONUS])
+
+
 @kernel
-def best_combo(mask, full, carre, rb0, rb1, rb2, fav, bonus):
+def best_combo(mask, sr, fav):
     """Best combination of a hand (D4.1–D4.2, X1).
 
     Parameters
     ----------
     mask : int64 hand mask (any number of cards; 5 at showdown).
-    full : 1 for full rules (the Carré exists), 0 for simplified.
-    carre, rb0, rb1, rb2 : ``carre_points`` and ``run_base``.
-    fav, bonus : favourite suit (-1 none) and ``favourite_suit_bonus``.
+    sr : the scoring rules, :func:`scoring_rules` of the configuration (or the same six
+        integers: full rules 1 / simplified 0, ``carre_points``, ``run_base``,
+        ``favourite_suit_bonus``).
+    fav : the hand's favourite suit (-1 none).
 
     Returns
     -------
     (kind, score, combo_mask) : kind 0 none / 1 run / 2 Carré; among all combinations
     the one maximising (score, total value of the cards left unplayed).
     """
+    full, carre, rb0, rb1, rb2, bonus = sr
     s0 = suit_slice(mask, 0)
     s1 = suit_slice(mask, 1)
     s2 = suit_slice(mask, 2)
@@ -209,9 +222,9 @@ def round_key(mask, kind, score, cm):
 
 
 @kernel
-def _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl):
+def _best_many(masks, sr, favs, kinds, scores, cms, unpl):
     for i in range(masks.shape[0]):
-        k, s, c = best_combo(masks[i], full, carre, rb0, rb1, rb2, favs[i], bonus)
+        k, s, c = best_combo(masks[i], sr, favs[i])
         kinds[i] = k
         scores[i] = s
         cms[i] = c
@@ -228,6 +241,7 @@ class Combination(NamedTuple):
 
 
 def _variant_args(rules: str, variants: dict):
+    """:func:`scoring_rules` of the rules ``rules`` with ``variants`` (Python ints)."""
     from demos_sim.demos.rules import DemosConfig
 
     cfg = DemosConfig(rules=rules, mode="individual", players=4, variants=variants)
@@ -257,12 +271,11 @@ def best_combination(hand: Sequence[str], rules: str = "full", favourite_suit: s
     ids = [card_id(c) for c in hand]
     if rules == "simplified" and any(i % 10 == 0 for i in ids):
         raise ValueError("simplified rules have no aces (D1)")
-    full, carre, rb0, rb1, rb2, bonus = _variant_args(rules, variants)
+    sr = _variant_args(rules, variants)
     mask = 0
     for i in ids:
         mask |= 1 << i
-    kind, score, cm = best_combo(np.int64(mask), full, carre, rb0, rb1, rb2,
-                                 _suit_index(favourite_suit), bonus)
+    kind, score, cm = best_combo(np.int64(mask), sr, _suit_index(favourite_suit))
     unplayed = int(total_value(np.int64(mask)) - total_value(np.int64(cm)))
     return Combination(KIND_NAMES[int(kind)], codes_of(int(cm)), int(score), unplayed)
 
@@ -289,12 +302,12 @@ def best_combinations(hands, rules: str = "full", favourite_suits=None, **varian
     else:
         raise ValueError("hands must have shape (n, 5) of card ids or (n,) of masks")
     n = masks.shape[0]
-    full, carre, rb0, rb1, rb2, bonus = _variant_args(rules, variants)
+    sr = _variant_args(rules, variants)
     favs = (np.full(n, -1, np.int64) if favourite_suits is None
             else np.asarray(favourite_suits, np.int64))
     kinds = np.empty(n, np.int64)
     scores = np.empty(n, np.int64)
     cms = np.empty(n, np.int64)
     unpl = np.empty(n, np.int64)
-    _best_many(masks, full, carre, rb0, rb1, rb2, favs, bonus, kinds, scores, cms, unpl)
+    _best_many(masks, sr, favs, kinds, scores, cms, unpl)
     return {"kind": kinds, "score": scores, "combo_mask": cms, "unplayed_total": unpl}

@@ -106,7 +106,7 @@ def is_hand5(h, full):
 
 @kernel(inline=True)
 def std_scoring(sr, fav):
-    """Is the scoring ``sr`` (basic.scoring_rules) the one the tables are computed for,
+    """Is the scoring ``sr`` (scoring.scoring_rules) the one the tables are computed for,
     with no favourite suit? (The Carré's points do not matter without the Carré.)"""
     return (fav < 0 and sr[2] == STD_RB0 and sr[3] == STD_RB1 and sr[4] == STD_RB2
             and (sr[0] == 0 or sr[1] == STD_CARRE))

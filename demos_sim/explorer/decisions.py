@@ -182,7 +182,7 @@ def _greedy(d: Decision, pol, cfg, ob, opts, kind) -> None:
     fav = int(ob[L.O_FAV + seat])
     weight = float(params[B.P_DRAW_WEIGHT])
     if kind in (L.K_PUBLIC, L.K_SECRET, L.K_UNAN):
-        kd, sc, cm = best_combo(h, *sr[:5], fav, sr[5])
+        kd, sc, cm = best_combo(h, sr, fav)
         useful = 0 if params[B.P_NOTAKE] > 0 else int(B._useful_takes(h, int(ob[L.O_TABLE]),
                                                                       full == 1))
         values: list[float | None] = []
@@ -198,7 +198,7 @@ def _greedy(d: Decision, pol, cfg, ob, opts, kind) -> None:
                     values.append(float(B.blind_value(sr, h, fav, weight, kd, sc, cm, dcard)))
                     continue
                 h6 = h | (1 << t)
-                kd6, sc6, cm6 = best_combo(h6, full, *sr[1:5], fav, sr[5])
+                kd6, sc6, cm6 = best_combo(h6, sr, fav)
                 if not (useful >> t) & 1 or kd6 == 0 or (int(cm6) >> dcard) & 1:
                     values.append(None)          # greedy does not weigh this take
                     continue

@@ -107,7 +107,7 @@ def test_D4_six_card_hands_with_favourite_suits(run_base):
         bonus = int(rng.choice([0, 3, 9]))
         fav = SUITS[f] if f >= 0 else None
         mask = int(np.bitwise_or.reduce(np.left_shift(np.int64(1), ids.astype(np.int64))))
-        kd, sc, cm = best_combo(mask, 1, 30, *run_base, f, bonus)
+        kd, sc, cm = best_combo(mask, (1, 30, *run_base, bonus), f)
         total = sum(int(c[:-1]) for c in codes)
         played = [card_code(c) for c in range(40) if (cm >> c) & 1]
         got = (KIND[kd], sc, total - sum(int(c[:-1]) for c in played))

@@ -168,7 +168,7 @@ def option_features(cfg, obs, opts, n_opts, params, cand, F):
     nu = popcount(unseen)
     notake = params[P_NOTAKE] > 0
     useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[O_TABLE]
-    kd0, sc0, cm0 = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd0, sc0, cm0 = best_combo(h, sr, fav)
     passed, took, oppvet, lead, size = table_signals(obs)
     strong = (passed + took) / max(1, n - size)
     npile = NFIG if sr[0] == 1 else MEDIA0
@@ -303,8 +303,7 @@ def veto_features(cfg, obs, params, f):
     hthr = thr
     if cfg[C_MODE] == 0 and v0 >= thr and v0 < thr + params[P_NEED]:
         hthr = thr + params[P_NEED] * (1.0 - need)
-    kd, sc, cm = best_combo(obs[O_HAND], sr[0], sr[1], sr[2], sr[3], sr[4],
-                            obs[O_FAV + seat], sr[5])
+    kd, sc, cm = best_combo(obs[O_HAND], sr, obs[O_FAV + seat])
     passed, took, oppvet, lead, size = table_signals(obs)
     # opposing sides asked after this seat that hold a veto, and those that showed
     # strength (a member passed or took a face-up card in the secret turn)

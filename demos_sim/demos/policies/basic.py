@@ -51,7 +51,8 @@ from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.teamplay import (
     alloc_media, best_mate_target, covered_harmony, veto_shift,
 )
-from demos_sim.demos.scoring import best_combo, max_suit_count, suit_slice, total_value
+from demos_sim.demos.scoring import (  # noqa: F401  (scoring_rules re-exported)
+    best_combo, max_suit_count, scoring_rules, suit_slice, total_value)
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.jit import kernel
 from demos_sim.rng import below
@@ -70,17 +71,9 @@ def random_policy(cfg, obs, opts, n_opts, params, rng):
 
 # ------------------------------------------------------------------ hand values
 @kernel(inline=True)
-def scoring_rules(cfg):
-    """The scoring part of the configuration as a tuple of scalars (no array traffic):
-    (full rules, carre_points, run_base[0], run_base[1], run_base[2], favourite bonus)."""
-    return (np.int64(cfg[C_RULES] == 0), cfg[C_CARRE], cfg[C_RB], cfg[C_RB + 1],
-            cfg[C_RB + 2], cfg[C_FAV_BONUS])
-
-
-@kernel(inline=True)
 def value5(sr, h, fav):
     """Exact value of a known 5-card hand: score, then D4.3 tie-breaks as fractions."""
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     if kd == 0:
         return 0.0
     return sc + 0.01 * max_suit_count(h) + 0.0005 * (total_value(h) - total_value(cm))
@@ -99,7 +92,7 @@ def value4(sr, h4, fav, weight):
     v2 = vals >> 2
     if (vals & v1 & v2) or (full and (s0 & s1 & s2 & s3)):
         # a combination is already held: its exact value, the draw adds to the unplayed
-        kd, sc, cm = best_combo(h4, full, sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd, sc, cm = best_combo(h4, sr, fav)
         return sc + 0.0005 * (total_value(h4) - total_value(cm) + 5)
     # one card short of a run: windows b..b+2 with two of their three values
     two = ((vals & v1) | (vals & v2) | (v1 & v2)) & 0xFF
@@ -235,7 +228,7 @@ def _best_blind_discard(sr, h, fav, weight):
     A discard outside the hand's best combination keeps that combination (a subset of
     the hand cannot do better), so only discards inside it need a fresh look.
     """
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     best = -1.0
     card = 0
     x = h
@@ -289,10 +282,10 @@ def _blind_decode(b1, b2, weight):
 def _blind_encode(sr, h, weight):
     """The two bytes of ``h`` (-1, -1 when the value has no encoding)."""
     v, d = _best_blind_discard(sr, h, -1, weight)
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
+    kd, sc, cm = best_combo(h, sr, -1)
     h4 = h & ~(1 << d)
     if not (kd != 0 and not (cm >> d) & 1):
-        kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
+        kd, sc, cm = best_combo(h4, sr, -1)
     k = -1
     c = -1
     if kd == 2 and sc == T.STD_CARRE:
@@ -379,7 +372,7 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
         t = lowest_bit(useful)
         useful &= useful - 1
         h6 = h | (1 << t)
-        kd, sc, cm = best_combo(h6, full, sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd, sc, cm = best_combo(h6, sr, fav)
         if kd == 0:
             continue
         unpl6 = total_value(h6) - total_value(cm)     # d's face value d % 10 + 1 leaves

@@ -45,9 +45,9 @@ from demos_sim.demos.layout import (
     O_N, O_OWN_OUT, O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_UNAN_TAKE,
 )
 from demos_sim.demos.policies.basic import (
-    GREEDY_PARAMS, P_DRAW_WEIGHT, blind_value, scoring_rules, value5,
+    GREEDY_PARAMS, P_DRAW_WEIGHT, blind_value, value5,
 )
-from demos_sim.demos.scoring import best_combo, max_suit_count, total_value
+from demos_sim.demos.scoring import best_combo, max_suit_count, scoring_rules, total_value
 from demos_sim.jit import kernel
 from demos_sim.rng import below
 
@@ -83,7 +83,7 @@ def _mix(v_obs, m, s, k, eps):
 @kernel
 def _logp_public(sr, d5, fav, card, temp, eps):
     """log P(discarding ``card`` face up from the dealt hand ``d5``) (D3.2)."""
-    kd, sc, cm = best_combo(d5, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(d5, sr, fav)
     m = -1e300
     s = 0.0
     v_obs = 0.0
@@ -114,7 +114,7 @@ def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
     """log P(the secret or unanimous turn ``disc``/``take``) for hand ``h`` (D3.3,
     D3.4.3): ``disc`` -1 a pass, else the card put face down, then ``take`` = DECK_TOP
     (a draw) or the face-up card taken from ``table``."""
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     m = -1e300
     s = 0.0
     k = 0
@@ -142,7 +142,7 @@ def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
         t = lowest_bit(t_all)
         t_all &= t_all - 1
         h6 = h | (np.int64(1) << t)
-        kd6, sc6, cm6 = best_combo(h6, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd6, sc6, cm6 = best_combo(h6, sr, fav)
         x = h
         while x:
             d = lowest_bit(x)
@@ -203,7 +203,7 @@ def declined_vetoes(cfg, obs):
 def _logp_decline(sr, h, fav, thr, temp, eps):
     """log P(keeping the veto with hand ``h``): a player is taken to veto with
     probability σ((score − ``thr``) / ``temp``) (D3.4.1; ``thr`` the rollouts' threshold)."""
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     pv = 1.0 / (1.0 + np.exp(-(sc - thr) / temp))
     return np.log((1.0 - eps) * (1.0 - pv) + eps * 0.5)
 

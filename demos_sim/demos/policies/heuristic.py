@@ -76,11 +76,11 @@ from demos_sim.demos.layout import (
 from demos_sim.demos.kit import find_turn_option
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
-    greedy_colour, announce_colouring, scoring_rules, team_hand_value, value4, value5)
+    greedy_colour, announce_colouring, team_hand_value, value4, value5)
 from demos_sim.demos.policies.teamplay import (  # noqa: F401  (harmony_of, colour_sets re-exported)
     alloc_media, best_mate_target, colour_sets, harmony_of, veto_shift,
 )
-from demos_sim.demos.scoring import best_combo, suit_slice, total_value
+from demos_sim.demos.scoring import best_combo, scoring_rules, suit_slice, total_value
 from demos_sim.jit import kernel
 from demos_sim.rng import below
 
@@ -141,7 +141,7 @@ def completing_cards(h4, full):
 @kernel
 def blind_ev(sr, h4, fav, unseen, n_unseen, fl):
     """:func:`blind_ev_k` with ``best_combo`` of ``h4`` computed here."""
-    kd, sc, cm = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h4, sr, fav)
     return blind_ev_k(sr, h4, fav, unseen, n_unseen, fl, kd, sc, cm)
 
 
@@ -296,7 +296,7 @@ def best_blind(sr, h, fav, unseen, n_unseen, w, fl, lam, kd, sc, cm):
         if kd != 0:
             v = draw_value(sr, h4, fav, unseen, n_unseen, w, fl, kd, sc, cm)
         else:
-            k4, s4, c4 = best_combo(h4, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+            k4, s4, c4 = best_combo(h4, sr, fav)
             v = draw_value(sr, h4, fav, unseen, n_unseen, w, fl, k4, s4, c4)
         v += 0.0001 * (10 - d % 10)
         if lam > 0:
@@ -313,7 +313,7 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
     nu = popcount(unseen)
     best = -1.0
     code = -1
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     if can_pass:
         best = util(value5(sr, h, fav), fl) + (keep if kd != 0 else 0.0)
     v, d = best_blind(sr, h, fav, unseen, nu, w, fl, 0.0, kd, sc, cm)
@@ -327,7 +327,7 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
         t = lowest_bit(cand)
         cand &= cand - 1
         h6 = h | (1 << t)
-        kd, sc, cm = best_combo(h6, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd, sc, cm = best_combo(h6, sr, fav)
         if kd == 0:
             continue
         rest = h & ~cm             # the six cards' combination is kept (as greedy)
@@ -577,7 +577,7 @@ def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
         fav = obs[O_FAV + seat]
         if kind == K_PUBLIC:
             h = obs[O_HAND]
-            kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+            kd, sc, cm = best_combo(h, sr, fav)
             code = best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
                               params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
         else:

@@ -114,7 +114,7 @@ from demos_sim.demos.policies.belief import (
     PH, POOL_W, PSEC, PUSED, build_pool, resample_index, unseen_list,
 )
 from demos_sim.demos.policies.basic import (
-    greedy_blind_discard, greedy_discard_take, scoring_rules, value5,
+    greedy_blind_discard, greedy_discard_take, value5,
 )
 from demos_sim.demos.policies.heuristic import (
     ALL_FULL, HEURISTIC_PARAMS, NO_ACES, P_DRAW_W, P_FLOOR, P_HORIZON, P_KEEP, P_NOMEDIA,
@@ -122,7 +122,7 @@ from demos_sim.demos.policies.heuristic import (
     heuristic_policy, unseen_cards, util,
 )
 from demos_sim.demos.policies.horizon_weights import DV as HDV, W as HW
-from demos_sim.demos.scoring import best_combo, round_key
+from demos_sim.demos.scoring import best_combo, round_key, scoring_rules
 from demos_sim.halving import keep_better_half, stage_length
 from demos_sim.jit import kernel
 from demos_sim.rng import below
@@ -171,7 +171,7 @@ def _deal_hand(sr, ws, h, need, k, nu, tries, fav, rng):
             got |= np.int64(1) << ws[WU + k + i]
         if tries == 1:
             return h | got
-        kd, sc, cm = best_combo(h | got, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd, sc, cm = best_combo(h | got, sr, fav)
         if sc > best:
             best = sc
             pick = got
@@ -328,7 +328,7 @@ def _roll_public(sr, h, fav, seen, allc, params, hpol):
     """A rollout's public discard (D3.2): greedy's, or heuristic's over the unseen cards."""
     if hpol:
         unseen = allc & ~(h | seen)
-        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        kd, sc, cm = best_combo(h, sr, fav)
         return best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
                           params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
     return greedy_blind_discard(sr, h, fav, ROLL_DRAW_WEIGHT)[1]
@@ -452,8 +452,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 elif side == myside and noveto:
                     v = False
                 else:
-                    kd, sc, cm = best_combo(ws[RH + p], sr[0], sr[1], sr[2], sr[3], sr[4],
-                                            obs[O_FAV + p], sr[5])
+                    kd, sc, cm = best_combo(ws[RH + p], sr, obs[O_FAV + p])
                     v = sc >= roll_veto
                 if v:
                     vetoed = True
@@ -487,7 +486,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     score = 0
     for p in range(n):
         h = ws[RH + p]
-        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], obs[O_FAV + p], sr[5])
+        kd, sc, cm = best_combo(h, sr, obs[O_FAV + p])
         key = round_key(h, kd, sc, cm)
         ws[RKEY + p] = key
         ws[RSC + p] = sc if kd != 0 else 0

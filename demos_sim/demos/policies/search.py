@@ -23,13 +23,13 @@ from demos_sim.demos.layout import (
     C_RULES, DECK_TOP, K_SECRET, O_FAV, O_HAND, O_KIND, O_SEAT, O_TABLE,
 )
 from demos_sim.demos.policies import POLICY_SIG, register
-from demos_sim.demos.policies.basic import scoring_rules, value5
+from demos_sim.demos.policies.basic import value5
 from demos_sim.demos.policies.heuristic import (
     HEURISTIC_PARAMS, P_FLOOR, P_LEGACY, P_NOMEDIA, P_NOTAKE, P_NOVETO, best_blind,
     completing_cards,
     heuristic_policy, unseen_cards, util,
 )
-from demos_sim.demos.scoring import best_combo
+from demos_sim.demos.scoring import best_combo, scoring_rules
 from demos_sim.jit import kernel
 from demos_sim.rng import below
 
@@ -61,7 +61,7 @@ def sample_unseen(unseen, k, rng):
 def turn_value(sr, h, table, fav, unseen, fl, notake):
     """Best expected utility of one compulsory turn (discard, then draw or take)."""
     nu = popcount(unseen)
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     best = best_blind(sr, h, fav, unseen, nu, 1.0, fl, 0.0, kd, sc, cm)[0]
     if notake:
         return best
@@ -70,7 +70,7 @@ def turn_value(sr, h, table, fav, unseen, fl, notake):
         t = lowest_bit(cand)
         cand &= cand - 1
         h6 = h | (1 << t)
-        k6, s6, c6 = best_combo(h6, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+        k6, s6, c6 = best_combo(h6, sr, fav)
         if k6 == 0:
             continue
         rest = h & ~c6
@@ -98,7 +98,7 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
     best = -1e18
     bi = 0
     # discards and takes worth a look: heuristic's candidates (outside a held combination)
-    kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], fav, sr[5])
+    kd, sc, cm = best_combo(h, sr, fav)
     useful = 0 if notake else completing_cards(h, sr[0] == 1) & table
     saved = rng[0]
     for i in range(n_opts):

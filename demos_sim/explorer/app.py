@@ -13,7 +13,16 @@ is a message in the page.
 ``POST /export``     the setup as an experiment file, checked by the runner's parser
 ``POST /export.toml``  the same file as a download
 ``POST /replay``     a sample game of the setup, round by round
+``POST /sweep``      validate and queue a sweep of one numeric setting (cancels this
+                     page's previous sweep or search)
+``POST /solve``      validate and queue a search for the value that meets a target
+``GET /sweep-status``  the sweep's or search's results so far (polled like ``/status``)
+``POST /sweep-stop``   stop this page's sweep or search
 ===================  =========================================================
+
+A sweep and a search are jobs of the engine like a what-if (one at a time, in the engine
+process, stopped by Stop, by a new one from the same page or when the page stops
+polling); a page has one what-if and one sweep or search.
 
 Guards. A page id (``sid``, issued with the page) is 1–64 letters, digits, ``-`` or
 ``_`` (:data:`SID_RE`); only ``POST /run`` makes a session for it (``/status`` and
@@ -56,9 +65,11 @@ from starlette.staticfiles import StaticFiles
 from demos_sim import ConfigError
 from demos_sim.explorer import charts
 from demos_sim.explorer.engine import HEARTBEAT_S, Engine, Job, replay_limit_message
-from demos_sim.explorer.form import (Setup, bots, read_form, read_settings, rule_groups,
-                                     setting_fields, to_toml)
+from demos_sim.explorer.form import (Setup, bots, read_form, read_settings, read_solve,
+                                     read_sweep, rule_groups, setting_fields, sweep_knobs,
+                                     to_toml)
 from demos_sim.game import GAMES, get_game
+from demos_sim.runner.units import pct, pct_ci, pp, pp_ci
 
 HERE = Path(__file__).resolve().parent
 POLL_MS = 500
@@ -82,6 +93,10 @@ env = Environment(loader=FileSystemLoader(str(HERE / "templates")),
 class Session:
     last_seen: float = field(default_factory=time.monotonic)
     job: Job | None = None
+    sweep: Job | None = None               # the page's sweep or search
+
+    def busy(self) -> bool:
+        return any(j is not None and j.active for j in (self.job, self.sweep))
 
 
 class Explorer:
@@ -111,7 +126,7 @@ class Explorer:
             if s is None:
                 if len(self.sessions) >= MAX_SESSIONS:
                     idle = sorted((x.last_seen, k) for k, x in self.sessions.items()
-                                  if x.job is None or x.job.finished)
+                                  if not x.busy())
                     for _, k in idle[:len(self.sessions) - MAX_SESSIONS + 1]:
                         del self.sessions[k]
                 if len(self.sessions) >= MAX_SESSIONS:
@@ -127,9 +142,10 @@ class Explorer:
             now = time.monotonic()
             with self._lock:
                 for sid, s in list(self.sessions.items()):
-                    if s.job is not None and s.job.active and now - s.last_seen > HEARTBEAT_S:
-                        s.job.cancel("the page stopped polling")
-                    if now - s.last_seen > SESSION_IDLE_S and (s.job is None or s.job.finished):
+                    for j in (s.job, s.sweep):
+                        if j is not None and j.active and now - s.last_seen > HEARTBEAT_S:
+                            j.cancel("the page stopped polling")
+                    if now - s.last_seen > SESSION_IDLE_S and not s.busy():
                         del self.sessions[sid]
 
     def close(self) -> None:
@@ -243,7 +259,7 @@ def _setup_context(game: str, sid: str, form=None) -> dict:
     form = form if form is not None else {}
     return {"sid": sid, "games": {name: get_game(name).title for name in GAMES},
             "game": g.name, "title": g.title, "settings": setting_fields(g),
-            "groups": rule_groups(g),
+            "groups": rule_groups(g), "knobs": sweep_knobs(g),
             "default_players": _seats(game, {k: v for k, v in form.items()
                                               if k != "players"})[0],
             **_seats_context(game, form)}
@@ -345,6 +361,47 @@ def _results_context(job: Job | None, sid: str) -> dict:
             "diff": f"{r['diff'] * scale:+.2f}{unit}",
             "ci": f"[{r['diff_ci_low'] * scale:+.2f}, {r['diff_ci_high'] * scale:+.2f}]",
             "moved": bool(r["moved"])})
+    return ctx
+
+
+# ---------------------------------------------------------------- sweeps and searches
+def _level(r: dict) -> str:
+    if r["rate"]:
+        return f"{pct(r['mean'])} {pct_ci(r['ci_low'], r['ci_high'])}"
+    return f"{r['mean']:.2f} [{r['ci_low']:.2f}, {r['ci_high']:.2f}]"
+
+
+def _effect(r: dict) -> str:
+    if r["reference"]:
+        return "reference"
+    if r["rate"]:
+        return f"{pp(r['diff'])} {pp_ci(r['diff_ci_low'], r['diff_ci_high'])}"
+    return f"{r['diff']:+.2f} [{r['diff_ci_low']:+.2f}, {r['diff_ci_high']:+.2f}]"
+
+
+def _sweep_context(job: Job | None, sid: str) -> dict:
+    """What sweep.html shows of a sweep or a search: the state, the verdict sentence, the
+    curves (PNG), the table with shares in % and effects in pp; a search's values played
+    and its answer."""
+    import base64
+
+    ctx = {"sid": sid, "job": job, "poll_ms": POLL_MS, "rows": [], "png": "",
+           "probes": [], "progress": 0.0}
+    if job is None:
+        return ctx
+    games = job.args.get("games") or 0
+    if job.kind == "sweep":
+        ctx["progress"] = 1.0 if job.state == "done" else (min(1.0, job.games / games)
+                                                           if games else 0.0)
+        ctx["png"] = base64.b64encode(job.png).decode("ascii") if job.png else ""
+        ctx["rows"] = [{"figure": r["figure"], "who": r["who"], "value": r["value"],
+                        "level": _level(r), "effect": _effect(r), "moved": bool(r["moved"]),
+                        "games": r["games"]} for r in job.rows]
+    else:
+        for p in job.probes:
+            ctx["probes"].append({
+                **p, "sides": [{**x, "share": pct(x["share_won"], 1),
+                                "ci": pct_ci(x["low"], x["high"], 1)} for x in p["sides"]]})
     return ctx
 
 
@@ -538,6 +595,51 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         return _html("replay.html", rep=job.replay, index=int(raw),
                      which="the reference" if which == "against" else "this setup")
 
+    async def _tool(request: Request, kind: str):
+        """Queue a sweep or a search of this page (validated first: a bad value is one
+        line by the Run bar and in the panel, and nothing is played)."""
+        form = await request.form()
+        sid = str(form.get("sid", ""))
+        if not valid_sid(sid):
+            return _html("sweep.html", **_sweep_context(None, ""), error=BAD_SID, oob=True)
+        old = ex().find(sid)
+        try:
+            if kind == "sweep":
+                args = read_sweep(form)
+                from demos_sim.analysis.core.sweep import plan_sweep
+
+                # refuse now what the run would (values outside the rules, the bots)
+                await run_in_threadpool(plan_sweep, **{k: v for k, v in args.items()
+                                                       if k != "title"})
+            else:
+                args = await run_in_threadpool(read_solve, form)
+            setup_ = read_form(form)
+            sess = ex().open(sid)
+        except ConfigError as e:
+            return _html("sweep.html", **_sweep_context(old and old.sweep, sid),
+                         error=str(e), oob=True)
+        if sess.sweep is not None:
+            sess.sweep.cancel("a new sweep or search from the same page")
+        sess.sweep = ex().engine.submit_kind(kind, setup_, args)
+        return _html("sweep.html", **_sweep_context(sess.sweep, sid), oob=True)
+
+    async def sweep(request: Request):
+        return await _tool(request, "sweep")
+
+    async def solve(request: Request):
+        return await _tool(request, "solve")
+
+    async def sweep_status(request: Request):
+        sess, sid = _known(request.query_params.get("sid", ""))
+        return _html("sweep.html", **_sweep_context(sess and sess.sweep, sid))
+
+    async def sweep_stop(request: Request):
+        form = await request.form()
+        sess, sid = _known(str(form.get("sid", "")))
+        if sess is not None and sess.sweep is not None:
+            sess.sweep.cancel("stopped from the page")
+        return _html("sweep.html", **_sweep_context(sess and sess.sweep, sid))
+
     async def on_error(request: Request, exc: Exception):
         return _error(f"something went wrong: {type(exc).__name__}: {exc}")
 
@@ -554,6 +656,9 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         Route("/export.toml", export_file, methods=["POST"]),
         Route("/replay", replay, methods=["POST"]),
         Route("/result.json", result_json), Route("/result.csv", result_csv),
+        Route("/sweep", sweep, methods=["POST"]), Route("/solve", solve, methods=["POST"]),
+        Route("/sweep-status", sweep_status), Route("/sweep-stop", sweep_stop,
+                                                    methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ], exception_handlers={Exception: on_error}, lifespan=lifespan,
         middleware=[Middleware(SameOrigin, host=host, port=port)])

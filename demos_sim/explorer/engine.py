@@ -110,14 +110,107 @@ def execute_replay(args: dict, emit, cancelled) -> None:
         emit({"type": "error", "message": f"the sample game failed: {type(e).__name__}: {e}"})
 
 
-EXECUTORS = {"whatif": execute, "replay": execute_replay}
+class Stopped(Exception):
+    """Raised from a search's callback when its job is cancelled (between values)."""
+
+
+def execute_sweep(args: dict, emit, cancelled) -> None:
+    """Play the sweep ``args`` (the arguments of
+    :func:`demos_sim.analysis.core.sweep.plan_sweep`): after every chunk ``emit`` a
+    ``"chunk"`` message with the sweep's table so far (``rows``, shares as fractions), its
+    verdict sentence and its curves as PNG (:func:`~demos_sim.analysis.core.sweep.
+    plot_sweep`), and once at the end ``"done"`` (or ``"error"``)."""
+    try:
+        from demos_sim.analysis.core.plotting import png_bytes
+        from demos_sim.analysis.core.sweep import plan_sweep, plot_sweep, verdict
+        from demos_sim.runner.run import run_experiment
+        from demos_sim.runner.tables import build_tables
+
+        title = args.pop("title", "")
+        p = plan_sweep(**args)
+        exp = p.experiment
+        emit({"type": "running", "reference": f"{p.knob.name} = {p.ref_value}",
+              "change": f"{p.knob.name} = " + ", ".join(str(v) for v in p.values)})
+
+        def figures(results, games: int) -> dict:
+            t = p.table(results)
+            if t.empty:
+                return {"rows": []}
+            png = png_bytes(plot_sweep(t, f"{title}: {p.knob.name} on the same {games:,} "
+                                          "deals a value (95% bands)"))
+            return {"rows": t.to_dict(orient="records"), "sentence": verdict(t), "png": png}
+
+        def on_chunk(totals, games):
+            emit({"type": "chunk", "games": games,
+                  **figures(build_tables(exp, totals)[0], games)})
+            return not cancelled()
+
+        run = run_experiment(exp, workers=1, quiet=True, keep=False, on_chunk=on_chunk)
+        games = int(run.meta["games_per_point"])
+        emit({"type": "done", "games": games, "stopped_by": run.meta["stopped_by"],
+              **figures(run.results, games)})
+    except ConfigError as e:
+        emit({"type": "error", "message": str(e)})
+    except Exception as e:  # noqa: BLE001
+        log.error("sweep failed:\n%s", traceback.format_exc())
+        emit({"type": "error", "message": f"the sweep failed: {type(e).__name__}: {e}"})
+
+
+def probe_dict(p, fresh: bool) -> dict:
+    """One value a search played (:class:`demos_sim.analysis.core.solve.Probe`) as plain
+    data: its verdict and each side's share of won games (fractions) with its interval."""
+    return {"value": p.value, "seed": p.seed, "games": p.games, "verdict": p.verdict,
+            "fresh": fresh,
+            "sides": [{"side": str(r["side"]), "share_won": float(r["share_won"]),
+                       "low": float(r["share_won_ci_low"]),
+                       "high": float(r["share_won_ci_high"]),
+                       "parity": float(r["parity"]), "diff": float(r["diff"]),
+                       "verdict": str(r["verdict"]), "text": str(r["verdict_text"])}
+                      for _, r in p.sides.iterrows()]}
+
+
+def execute_solve(args: dict, emit, cancelled) -> None:
+    """Search the value ``args`` asks for (the arguments of
+    :func:`demos_sim.analysis.core.solve.solve`, the target as text): ``emit`` a
+    ``"probe"`` message for each value played (the last one on fresh deals, when a value
+    was found), then ``"solved"`` with the answer's text; ``cancelled()`` is asked after
+    each value."""
+    try:
+        from demos_sim.analysis.core.solve import format_solution, parse_target, solve
+
+        args = dict(args)
+        title = args.pop("title", "")
+        target = parse_target(args.pop("target"))
+        seed = args.get("seed", 0)
+        emit({"type": "running", "reference": "", "change": ""})
+
+        def on_probe(p):
+            emit({"type": "probe", "probe": probe_dict(p, fresh=p.seed != seed)})
+            if cancelled():
+                raise Stopped
+
+        sol = solve(target=target, on_probe=on_probe, **args)
+        emit({"type": "solved", "text": format_solution(sol, title), "value": sol.value,
+              "confirmed": sol.confirmed, "games": sol.probes[0].games if sol.probes else 0})
+    except Stopped:
+        emit({"type": "done", "games": 0, "rows": [], "stopped_by": "on_chunk"})
+    except ConfigError as e:
+        emit({"type": "error", "message": str(e).replace("--target", "the target")
+                                              .replace("--range", "the range")})
+    except Exception as e:  # noqa: BLE001
+        log.error("search failed:\n%s", traceback.format_exc())
+        emit({"type": "error", "message": f"the search failed: {type(e).__name__}: {e}"})
+
+
+EXECUTORS = {"whatif": execute, "replay": execute_replay, "sweep": execute_sweep,
+             "solve": execute_solve}
 
 
 @dataclass
 class Job:
     setup: object                        # demos_sim.explorer.form.Setup
     id: int = 0
-    kind: str = "whatif"                 # or "replay": a sample game (args below)
+    kind: str = "whatif"                 # "replay" (a sample game), "sweep", "solve" (args)
     args: dict = field(default_factory=dict)
     limit_s: float | None = None         # seconds it may play (replays)
     running_since: float | None = None
@@ -130,6 +223,10 @@ class Job:
     reference: str = ""
     change: str = ""
     stopped_by: str | None = None
+    sentence: str = ""                   # a sweep's verdict
+    png: bytes = b""                     # a sweep's curves
+    probes: list = field(default_factory=list)     # a search's values played
+    answer: dict = field(default_factory=dict)     # a search's answer
     started: float = field(default_factory=time.monotonic)
     cancel_requested: bool = False
     cancel_reason: str = ""
@@ -152,12 +249,19 @@ class Job:
         if kind == "running":
             self.state, self.running_since = "running", time.monotonic()
             self.reference, self.change = msg.get("reference", ""), msg.get("change", "")
-        elif kind == "chunk":
-            self.games, self.rows, self.cis = msg["games"], msg["rows"], msg["cis"]
-        elif kind == "done":
-            self.games, self.rows, self.cis = msg["games"], msg["rows"], msg["cis"]
-            self.stopped_by = msg["stopped_by"]
-            self.state = "stopped" if msg["stopped_by"] == "on_chunk" else "done"
+        elif kind in ("chunk", "done"):
+            self.games, self.rows = msg["games"], msg["rows"]
+            self.cis = msg.get("cis", self.cis)
+            self.sentence = msg.get("sentence", self.sentence)
+            self.png = msg.get("png", self.png)
+            if kind == "done":
+                self.stopped_by = msg["stopped_by"]
+                self.state = "stopped" if msg["stopped_by"] == "on_chunk" else "done"
+        elif kind == "probe":
+            self.probes.append(msg["probe"])
+            self.games = msg["probe"]["games"]
+        elif kind == "solved":
+            self.answer, self.state = msg, "done"
         elif kind == "replay":
             self.replay, self.state = msg["replay"], "done"
         elif kind == "error":
@@ -165,7 +269,7 @@ class Job:
 
     def payload(self) -> dict:
         """What :func:`execute` or :func:`execute_replay` is given."""
-        return self.args if self.kind == "replay" else self.setup.plan_args()
+        return self.setup.plan_args() if self.kind == "whatif" else dict(self.args)
 
 
 def _child(conn, cancel) -> None:
@@ -209,6 +313,14 @@ class Engine:
             self._ids += 1
             job = Job(setup, id=self._ids, kind="replay", limit_s=REPLAY_LIMIT_S,
                       args={"setup": setup, "which": which, "index": index})
+        self._queue.put(job)
+        return job
+
+    def submit_kind(self, kind: str, setup, args: dict) -> Job:
+        """Queue a job of ``kind`` ("sweep" or "solve") with its executor's ``args``."""
+        with self._lock:
+            self._ids += 1
+            job = Job(setup, id=self._ids, kind=kind, args=dict(args))
         self._queue.put(job)
         return job
 

@@ -478,3 +478,106 @@ def _describe(grid: dict, ref_specs, new_specs) -> str:
     if ref_specs != new_specs:
         parts.append(f"policies {','.join(ref_specs)} -> {','.join(new_specs)}")
     return "; ".join(parts)
+
+
+# ---------------------------------------------------------------- sweeps and searches
+SWEEP_GAMES = 2000       # games a value, when the form leaves it empty
+
+
+def sweep_knobs(g: Game) -> list[str]:
+    """The settings a sweep or a search can take (those of ``demos-sim sweep``: the
+    numeric variants, settings and trial rules of the game)."""
+    from demos_sim.analysis.core.sweep import numeric_names
+
+    return numeric_names(g)
+
+
+def _base(form, name: str) -> tuple[Setup, dict, dict]:
+    """The form's setup (this setup's side: its settings, trial rules, variants and bots)
+    with the setting ``name`` left out (it is the one swept or searched)."""
+    s = read_form(form)
+    g = get_game(s.game)
+    if name not in sweep_knobs(g):
+        raise ConfigError(f"choose a numeric setting to sweep or search (those of "
+                          f"{g.title}: {', '.join(sweep_knobs(g))}), got {name!r}")
+    settings = {k: v for k, v in s.settings_of("change").items() if k != name}
+    variants = {k: v for k, v in s.change_variants().items() if k != name}
+    return s, settings, variants
+
+
+def _title(s: Setup, settings: dict) -> str:
+    g = get_game(s.game)
+    where = [str(v) for k, v in settings.items() if k in ("rules", "mode", "level")
+             and v is not None]
+    return " ".join([g.title, *where])
+
+
+def read_sweep(form) -> dict:
+    """The arguments of a sweep (:func:`demos_sim.analysis.core.sweep.plan_sweep`, plus
+    its figure's ``title``) from the form: the setting ``sweep_over``, its values
+    ``sweep_range`` (``START:STOP:STEP`` or ``A,B,C``, as ``demos-sim sweep --set``),
+    ``sweep_games`` a value, the what-if's ``seed``, and this setup's settings, variants
+    and bots (the setting swept left out). One-line ConfigError on bad input."""
+    from demos_sim.analysis.core.sweep import parse_values
+
+    name = _raw(form, "sweep_over")
+    s, settings, variants = _base(form, name)
+    raw = _raw(form, "sweep_range")
+    if not raw:
+        raise ConfigError(f"give the values of {name} to sweep as START:STOP:STEP "
+                          "(e.g. 20:60:10) or A,B,C")
+    try:
+        values = parse_values(raw)
+    except ConfigError as e:
+        raise ConfigError(f"values of {name}: {e}") from None
+    if len(values) < 2:
+        raise ConfigError(f"values of {name}: a sweep needs at least two values, got {raw!r}")
+    games = _int(form, "sweep_games", 1, MAX_GAMES, SWEEP_GAMES, "games a value")
+    return {"game": s.game, "name": name, "values": values, "settings": settings,
+            "players": s.players, "variants": variants, "policies": s.policies,
+            "games": games, "seed": s.seed, "title": _title(s, settings)}
+
+
+def read_solve(form) -> dict:
+    """The arguments of a search (:func:`demos_sim.analysis.core.solve.solve`, with the
+    target as text and a ``title``) from the form: the target ``solve_target`` (``2v2+1
+    fair`` …), the setting ``sweep_over``, an optional range ``solve_range`` (``LO:HI``),
+    ``sweep_games`` a value, the what-if's seed and this setup. A target that names a
+    mode plays that mode (the form's mode is left out). One-line ConfigError on bad
+    input; the game's own checks (the setting in this configuration, the bots) are made
+    here too, before any game is played."""
+    from demos_sim.analysis.core.solve import TARGET_HELP, parse_bounds, parse_target
+    from demos_sim.analysis.core.sweep import knob
+
+    text = _raw(form, "solve_target")
+    if not text:
+        raise ConfigError(f"give the target to meet: {TARGET_HELP}")
+    try:
+        target = parse_target(text)
+    except ConfigError as e:
+        raise ConfigError(str(e).replace("--target", "target")) from None
+    name = _raw(form, "sweep_over")
+    s, settings, variants = _base(form, name)
+    g = get_game(s.game)
+    if target.mode is not None:
+        if "mode" not in g.settings:
+            raise ConfigError(f"target names a mode ({target.mode}) but {g.title} has none: "
+                              "write the target as 'fair'")
+        try:
+            settings["mode"] = g.check_setting("mode", target.mode)
+        except ConfigError as e:
+            raise ConfigError(f"target: mode {e}") from None
+    bounds = None
+    raw = _raw(form, "solve_range")
+    if raw:
+        try:
+            bounds = parse_bounds(raw)
+        except ConfigError as e:
+            raise ConfigError(str(e).replace("--range", "range to search")) from None
+    k = knob(g, name, settings, s.players, variants)
+    if bounds is not None and (bounds[0] < k.lo or bounds[1] > k.hi):
+        raise ConfigError(f"range to search {raw}: {name} takes {k.lo} to {k.hi:,} here")
+    games = _int(form, "sweep_games", 1, MAX_GAMES, SWEEP_GAMES, "games a value")
+    return {"game": s.game, "name": name, "target": text, "settings": settings,
+            "players": s.players, "variants": variants, "policies": s.policies,
+            "games": games, "seed": s.seed, "bounds": bounds, "title": g.title}

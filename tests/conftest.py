@@ -58,6 +58,7 @@ SLOW = (
     "tests/explorer/test_explorer_browser.py::test_a_replay_shows_hands_decisions_with_reasons_and_the_swing",
     "tests/explorer/test_explorer_browser.py::test_no_overlap_at_1280_and_no_sideways_scroll_at_390",
     "tests/explorer/test_form_and_replay.py::test_greedy_reasons_explain_its_choices_and_the_game_is_the_record",
+    "tests/explorer/test_explorer_browser.py::test_a_sweep_and_a_find_the_value",
     # the documentation site built once with its sample runs (about 20 s), for these five
     "tests/tools/test_docs.py::test_every_designer_question_has_its_answer_page",
     "tests/tools/test_docs.py::test_the_cli_reference_holds_every_command_help",

@@ -407,3 +407,65 @@ def get_game_names(drv) -> list[str]:
         .filter(tr => tr.getBoundingClientRect().height > 10
                 && getComputedStyle(tr).visibility === 'visible')
         .map(tr => tr.id.slice(4));""")
+
+
+def _tool_to_end(drv, button: str, timeout: float = 300) -> str:
+    """Press the sweep's or the search's button and wait for its panel to finish."""
+    from selenium.webdriver.common.by import By
+
+    _settled(drv)
+    drv.find_element(By.ID, button).click()
+    time.sleep(0.3)
+    state = lambda: drv.execute_script(          # noqa: E731
+        "return document.getElementById('sweep-results').dataset.state")
+    t = time.monotonic()
+    while time.monotonic() - t < timeout and state() not in ("done", "stopped", "error"):
+        time.sleep(0.2)
+    return state()
+
+
+def test_a_sweep_and_a_find_the_value(page, server):
+    """A tiny sweep (carre_points 20 and 40, 60 games a value) shows its verdict, its
+    curves and its table; a tiny search (handicap_points 0 to 8 for '2v2+1 fair within
+    20 pp', 200 games a value) shows each value played and the answer confirmed on fresh
+    deals; a bad range is one visible line; the address keeps the fields."""
+    from selenium.webdriver.common.by import By
+
+    drv = page
+    _viewport(drv, 1280, 800)
+    drv.get(server)
+    _set(drv, "sweep_range", "forty")
+    drv.find_element(By.ID, "sweep-btn").click()
+    msg = _message(drv)
+    assert "carre_points" in msg and "forty" in msg
+    _select(drv, "sweep_over", "carre_points")
+    _set(drv, "sweep_range", "20,40")
+    _set(drv, "sweep_games", "60")
+    assert _tool_to_end(drv, "sweep-btn") == "done", \
+        drv.find_element(By.ID, "sweep-results").text
+    sentence = drv.find_element(By.ID, "sweep-sentence").text
+    assert sentence.startswith("carre_points from 20 to 40 (2 values, each against "
+                               "carre_points = 20 on the same 60 deals)"), sentence
+    w, h = drv.execute_script("const i = document.getElementById('sweep-plot');"
+                              "return [i.naturalWidth, i.getBoundingClientRect().height];")
+    assert w > 300 and h > 100
+    table = drv.execute_script("return document.getElementById('sweep-table').textContent")
+    assert "win share" in table and "%" in table and " pp" in table
+    assert "sweep_range=20%2C40" in drv.current_url and "sweep_games=60" in drv.current_url
+    drv.execute_script("document.getElementById('sweep-results').scrollIntoView()")
+    _shot(drv, "explorer_sweep_1280")
+
+    _select(drv, "sweep_over", "handicap_points")
+    _set(drv, "solve_target", "2v2+1 fair within 20 pp")
+    _set(drv, "solve_range", "0:8")
+    _set(drv, "sweep_games", "200")
+    assert _tool_to_end(drv, "solve-btn") == "done", \
+        drv.find_element(By.ID, "sweep-results").text
+    answer = drv.find_element(By.ID, "solve-answer").text
+    assert "the smallest handicap_points from 0 to 8 that makes" in answer, answer
+    assert "On fresh deals (seed 1000003, 400 games)" in answer
+    rows = drv.find_elements(By.CSS_SELECTOR, "#solve-probes tr")
+    assert len(rows) >= 3 and "fresh" in rows[-1].text
+    assert "solve_target=2v2%2B1+fair+within+20+pp" in drv.current_url
+    drv.execute_script("document.getElementById('sweep-results').scrollIntoView()")
+    _shot(drv, "explorer_solve_1280")

@@ -198,3 +198,34 @@ def test_a_search_that_cannot_meet_its_target_says_so(client):
     state, html = _wait(client, sid)
     assert state == "done"
     assert "no handicap_points from 0 to 2 makes" in html
+
+
+def test_stop_a_new_sweep_or_a_quiet_page_stops_the_sweep(client, monkeypatch):
+    import demos_sim.explorer.app as app_mod
+
+    sid = _sid(client)
+    long = {"sid": sid, "game": "demos", "sweep_over": "carre_points",
+            "sweep_range": "20,40", "sweep_games": "400000"}
+    client.post("/sweep", data=long)
+    first = client.explorer().sessions[sid].sweep
+    # a search from the same page replaces it
+    client.post("/solve", data={"sid": sid, "game": "demos", "sweep_over": "handicap_points",
+                                "solve_target": "2v3 fair", "solve_range": "0:1",
+                                "sweep_games": "400000"})
+    second = client.explorer().sessions[sid].sweep
+    assert second is not first and first.cancel_requested
+    assert first.cancel_reason == "a new sweep or search from the same page"
+    html = client.post("/sweep-stop", data={"sid": sid}).text
+    assert second.cancel_reason == "stopped from the page"
+    state, html = _wait(client, sid)
+    assert state == "stopped" and "Stopped (stopped from the page)" in html
+    assert first.state == "stopped" and first.games < 400000
+    # a page that stops polling has its sweep stopped
+    monkeypatch.setattr(app_mod, "HEARTBEAT_S", 1.0)
+    client.post("/sweep", data=long)
+    job = client.explorer().sessions[sid].sweep
+    t = time.monotonic()
+    while job.active and time.monotonic() - t < 120:      # no /sweep-status: the page is gone
+        time.sleep(0.2)
+    assert job.state == "stopped" and job.cancel_reason == "the page stopped polling"
+    assert job.games < 400000

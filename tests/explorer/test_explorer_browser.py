@@ -469,3 +469,10 @@ def test_a_sweep_and_a_find_the_value(page, server):
     assert "solve_target=2v2%2B1+fair+within+20+pp" in drv.current_url
     drv.execute_script("document.getElementById('sweep-results').scrollIntoView()")
     _shot(drv, "explorer_solve_1280")
+    _viewport(drv, 390, 844)                  # the results fit a phone: no sideways scroll
+    drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    scroll, client = drv.execute_script(
+        "const d = document.documentElement; return [d.scrollWidth, d.clientWidth];")
+    assert client <= 390 and scroll <= client, (scroll, client)
+    drv.execute_script("document.getElementById('sweep-results').scrollIntoView()")
+    _shot(drv, "explorer_solve_390")

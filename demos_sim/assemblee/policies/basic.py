@@ -26,15 +26,7 @@ changes no built-in persona's game.
 
 import numpy as np
 
-from demos_sim.assemblee.layout import (
-    CH_ASSASSIN, CH_ATHLETE, CH_BRIGAND, CH_BROKER, CH_BUILDER, CH_COURTESAN, CH_CRIER,
-    CH_GUARD, CH_HERO, CH_ORACLE, CH_PEDDLER, CH_PHILOSOPHER, CH_PRIEST, CH_SPECTACLES,
-    CH_THIEF, K_BID, K_BUY, K_NAME_MC, K_NIMOS, K_OST_PLEDGE, K_PLEDGE, K_PROPOSE,
-    K_SPEND, K_STOP, K_SUPPORT, K_TARGET, K_TIE, K_VOTE, MAXP, NHARM, O_BIDS, O_CHAR,
-    O_COST, O_GOLD, O_HOLDS, O_IN, O_KIND, O_LAST_PLEDGE, O_LAST_TOTAL, O_MAX, O_N,
-    O_NEED_GOLD, O_NEED_SUP, O_NIN, O_NPEND, O_PEND_COST, O_PEND_COUNT, O_PERS, O_PLEDGED, O_POS, O_REN,
-    O_ORACLE, O_SEAT, O_TARGET, O_TIE_WHAT, PE_LEREMAC,
-)
+from demos_sim.assemblee import layout as L
 from demos_sim.assemblee.policies import POLICY_SIG, register
 from demos_sim.jit import kernel
 from demos_sim.rng import below
@@ -46,8 +38,9 @@ P_NEVER_BID = 16          # 16 + character id: 1.0 = never bid on that character
 P_PEEK = 31               # 1.0: as the Oracle-advantage seat, use the bids it sees (A4)
 
 # A6: the character that resolves each harmful event (ids 0–10)
-_RESOLVER = np.array((CH_ORACLE, CH_PEDDLER, CH_PRIEST, CH_ATHLETE, CH_ASSASSIN, CH_BUILDER,
-                      CH_COURTESAN, CH_GUARD, CH_PHILOSOPHER, CH_CRIER, CH_HERO), np.int64)
+_RESOLVER = np.array((L.CH_ORACLE, L.CH_PEDDLER, L.CH_PRIEST, L.CH_ATHLETE, L.CH_ASSASSIN,
+                      L.CH_BUILDER, L.CH_COURTESAN, L.CH_GUARD, L.CH_PHILOSOPHER, L.CH_CRIER,
+                      L.CH_HERO), np.int64)
 _BASE = np.array((6, 5, 5, 3, 2, 6, 3, 5, 4, 2, 4), np.int64)
 
 
@@ -60,7 +53,7 @@ def random_policy(cfg, obs, opts, n_opts, params, rng):
 
 @kernel(inline=True)
 def _score(obs, p):
-    return obs[O_REN + p] + obs[O_GOLD + p] // 3
+    return obs[L.O_REN + p] + obs[L.O_GOLD + p] // 3
 
 
 @kernel
@@ -69,8 +62,8 @@ def _leader(obs, seat, rng):
     best = -1
     who = -1
     nt = 0
-    for q in range(obs[O_N]):
-        if q != seat and (obs[O_IN] >> q) & 1:
+    for q in range(obs[L.O_N]):
+        if q != seat and (obs[L.O_IN] >> q) & 1:
             s = _score(obs, q)
             if s > best:
                 best = s
@@ -87,8 +80,8 @@ def _leader(obs, seat, rng):
 def _runner_up(obs, leader):
     """The best score in the game apart from ``leader``'s."""
     best = 0
-    for q in range(obs[O_N]):
-        if q != leader and (obs[O_IN] >> q) & 1:
+    for q in range(obs[L.O_N]):
+        if q != leader and (obs[L.O_IN] >> q) & 1:
             best = max(best, _score(obs, q))
     return best
 
@@ -100,8 +93,8 @@ def _best_other(obs, seat, off, rng):
     best = -1
     who = -1
     nt = 0
-    for q in range(obs[O_N]):
-        if q != seat and (obs[O_IN] >> q) & 1:
+    for q in range(obs[L.O_N]):
+        if q != seat and (obs[L.O_IN] >> q) & 1:
             x = obs[off + q]
             if x > best:
                 best = x
@@ -116,8 +109,8 @@ def _best_other(obs, seat, off, rng):
 
 @kernel
 def _fair_share(obs, params):
-    cost = obs[O_COST]
-    nin = obs[O_NIN]
+    cost = obs[L.O_COST]
+    nin = obs[L.O_NIN]
     return int(np.ceil(((cost + nin - 1) // nin) * params[P_PLEDGE_MULT]))
 
 
@@ -126,73 +119,76 @@ def _value(obs, params, seat, c, rng):
     """What holding character ``c`` this round is worth to ``seat``, in score points."""
     a = params[P_ATTACK]
     v = 0.0
-    if c == CH_SPECTACLES:
+    if c == L.CH_SPECTACLES:
         v = 5.0
-    elif c == CH_GUARD:
+    elif c == L.CH_GUARD:
         v = 0.5
-    elif c == CH_THIEF:
-        q = _leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_GOLD, rng)
+    elif c == L.CH_THIEF:
+        q = (_leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0
+             else _best_other(obs, seat, L.O_GOLD, rng))
         if q >= 0:
-            v = a * (obs[O_GOLD + q] // 2) / 3.0
-    elif c == CH_ASSASSIN:
+            v = a * (obs[L.O_GOLD + q] // 2) / 3.0
+    elif c == L.CH_ASSASSIN:
         q = _leader(obs, seat, rng)
         if params[P_ASSASSINATE] > 0 and q >= 0:
             lead = _score(obs, q) - _score(obs, seat)
             v = a * max(0.0, lead * params[P_ASSASSINATE] - 10.0) / 2.0
-    elif c == CH_PEDDLER:
+    elif c == L.CH_PEDDLER:
         v = 7.0 / 3.0
-    elif c == CH_COURTESAN:
-        q = _leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0 else _best_other(obs, seat, O_REN, rng)
+    elif c == L.CH_COURTESAN:
+        q = (_leader(obs, seat, rng) if params[P_TARGET_LEADER] > 0
+             else _best_other(obs, seat, L.O_REN, rng))
         if q >= 0:
-            v = a * 0.4 * min(4, obs[O_REN + q])
-    elif c == CH_ORACLE:
+            v = a * 0.4 * min(4, obs[L.O_REN + q])
+    elif c == L.CH_ORACLE:
         v = 1.0
-    elif c == CH_PRIEST or c == CH_ATHLETE:
+    elif c == L.CH_PRIEST or c == L.CH_ATHLETE:
         v = 3.0
-    elif c == CH_HERO:
+    elif c == L.CH_HERO:
         v = 4.0
-    elif c == CH_BRIGAND:
+    elif c == L.CH_BRIGAND:
         v = a * 1.0
-    elif c == CH_BROKER:
+    elif c == L.CH_BROKER:
         v = 4.0 / 3.0
-    elif c == CH_BUILDER:
+    elif c == L.CH_BUILDER:
         v = 4.0 if params[P_BUY] > 0 else 0.0
-    elif c == CH_PHILOSOPHER:
+    elif c == L.CH_PHILOSOPHER:
         v = 2.0
-    elif c == CH_CRIER:
+    elif c == L.CH_CRIER:
         v = 0.7 if params[P_BUY] > 0 else 0.0
     if params[P_SPEND] > 0:
-        for e in range(NHARM):
-            if _RESOLVER[e] == c and obs[O_PEND_COUNT + e] > 0:
-                save = _BASE[e] + obs[O_NIN]
-                v = max(v, 3.0 + (save / obs[O_NIN]) / 3.0)
+        for e in range(L.NHARM):
+            if _RESOLVER[e] == c and obs[L.O_PEND_COUNT + e] > 0:
+                save = _BASE[e] + obs[L.O_NIN]
+                v = max(v, 3.0 + (save / obs[L.O_NIN]) / 3.0)
                 break
     return v
 
 
 @kernel
 def _bid(obs, params, rng, seat):
-    c = obs[O_CHAR]
-    g = obs[O_MAX]
+    c = obs[L.O_CHAR]
+    g = obs[L.O_MAX]
     v = _value(obs, params, seat, c, rng)
     b = int(v * params[P_BID])
     if b > 0 and params[P_NOISE] > 0:
         b += below(rng, 0, int(params[P_NOISE]) + 1)
-    if (c == CH_THIEF or c == CH_ASSASSIN or c == CH_BRIGAND) and obs[O_PERS + seat] == PE_LEREMAC:
+    if ((c == L.CH_THIEF or c == L.CH_ASSASSIN or c == L.CH_BRIGAND)
+            and obs[L.O_PERS + seat] == L.PE_LEREMAC):
         b = max(0, b - 2)             # A11: his bid counts 2 more
     keep = 0
-    if params[P_PLEDGE] > 0 and obs[O_NPEND] > 0:   # the fair share of what is pending
-        nin = obs[O_NIN]
-        keep = int(np.ceil(((obs[O_PEND_COST] + nin - 1) // nin + obs[O_NPEND])
+    if params[P_PLEDGE] > 0 and obs[L.O_NPEND] > 0:   # the fair share of what is pending
+        nin = obs[L.O_NIN]
+        keep = int(np.ceil(((obs[L.O_PEND_COST] + nin - 1) // nin + obs[L.O_NPEND])
                            * params[P_PLEDGE_MULT]))
     top = int(max(0, g - keep) * (1.0 - params[P_RESERVE]))
     if b > top:
         b = top
-    if c == CH_ASSASSIN and b > g - 25:   # keep the 25 gold of the kill
+    if c == L.CH_ASSASSIN and b > g - 25:   # keep the 25 gold of the kill
         b = max(0, g - 25)
     if params[P_NEVER_BID + c] > 0:   # never_bid: abstain (after the same random draws,
         return 0                      # so the seat's stream stays paired with the free form)
-    if params[P_PEEK] > 0 and seat == obs[O_ORACLE]:
+    if params[P_PEEK] > 0 and seat == obs[L.O_ORACLE]:
         b = _peek(obs, params, seat, c, v, b, top, g)
     return max(0, min(b, g))
 
@@ -203,18 +199,19 @@ def _peek(obs, params, seat, c, v, b, top, g):
     one more when that stays within the character's worth to it (``value x
     bid_per_point``) and its limits (``top``), else bids 0: an all-pay bid it expects to
     lose is gold thrown away. Seeing no such bid, it keeps its bid."""
-    pos = obs[O_POS]
+    pos = obs[L.O_POS]
     seen = -1
-    for q in range(obs[O_N]):
+    for q in range(obs[L.O_N]):
         if q != seat:
-            seen = max(seen, obs[O_BIDS + pos * MAXP + q])
+            seen = max(seen, obs[L.O_BIDS + pos * L.MAXP + q])
     bonus = 0
-    if (c == CH_THIEF or c == CH_ASSASSIN or c == CH_BRIGAND) and obs[O_PERS + seat] == PE_LEREMAC:
+    if ((c == L.CH_THIEF or c == L.CH_ASSASSIN or c == L.CH_BRIGAND)
+            and obs[L.O_PERS + seat] == L.PE_LEREMAC):
         bonus = 2                     # A11: his bid counts 2 more
     if seen < 0 or b + bonus > seen:
         return b
     want = max(0, seen + 1 - bonus)
-    if c == CH_ASSASSIN:
+    if c == L.CH_ASSASSIN:
         top = min(top, g - 25)
     if want <= int(v * params[P_BID]) and want <= top:
         return want
@@ -254,7 +251,7 @@ def _vote(obs, params, opts, n_opts, rng):
     nt = 0
     for i in range(n_opts):
         q = opts[i]
-        s = obs[O_PLEDGED + q] if mode == 1 else _score(obs, q)
+        s = obs[L.O_PLEDGED + q] if mode == 1 else _score(obs, q)
         if s > best:
             best = s
             k = i
@@ -269,37 +266,37 @@ def _vote(obs, params, opts, n_opts, rng):
 @kernel(POLICY_SIG)
 def persona(cfg, obs, opts, n_opts, params, rng):
     """The generic persona kernel (parameters: personas.toml)."""
-    kind = obs[O_KIND]
-    seat = obs[O_SEAT]
-    if kind == K_BID:
+    kind = obs[L.O_KIND]
+    seat = obs[L.O_SEAT]
+    if kind == L.K_BID:
         return _bid(obs, params, rng, seat)
-    if kind == K_PLEDGE:
+    if kind == L.K_PLEDGE:
         mode = int(params[P_PLEDGE])
         give = 0
         if mode == 1:
             give = _fair_share(obs, params)
         elif mode == 2:
-            if obs[O_LAST_TOTAL] < 0:
+            if obs[L.O_LAST_TOTAL] < 0:
                 give = _fair_share(obs, params)       # cooperate first
             else:
                 others = 0
                 pos = 0
-                for q in range(obs[O_N]):
-                    if q != seat and obs[O_LAST_PLEDGE + q] >= 0:
+                for q in range(obs[L.O_N]):
+                    if q != seat and obs[L.O_LAST_PLEDGE + q] >= 0:
                         others += 1
-                        if obs[O_LAST_PLEDGE + q] > 0:
+                        if obs[L.O_LAST_PLEDGE + q] > 0:
                             pos += 1
                 if others > 0 and pos >= params[P_COND] * others:
                     give = _fair_share(obs, params)
-        return min(give, obs[O_MAX])
-    if kind == K_SPEND:
+        return min(give, obs[L.O_MAX])
+    if kind == L.K_SPEND:
         return 1 if params[P_SPEND] > 0 else 0
-    if kind == K_STOP:
+    if kind == L.K_STOP:
         return 0
-    if kind == K_TARGET:
-        c = obs[O_CHAR]
-        guard = obs[O_HOLDS + CH_GUARD]
-        if c == CH_ASSASSIN:
+    if kind == L.K_TARGET:
+        c = obs[L.O_CHAR]
+        guard = obs[L.O_HOLDS + L.CH_GUARD]
+        if c == L.CH_ASSASSIN:
             q = _leader(obs, seat, rng)
             if (params[P_ASSASSINATE] > 0 and q >= 0 and q != guard and
                     (_score(obs, q) - _score(obs, seat)) * params[P_ASSASSINATE] >= 10):
@@ -309,22 +306,22 @@ def persona(cfg, obs, opts, n_opts, params, rng):
             return 0                                  # decline
         if params[P_TARGET_LEADER] > 0:
             q = _leader(obs, seat, rng)
-        elif c == CH_COURTESAN:
-            q = _best_other(obs, seat, O_REN, rng)
+        elif c == L.CH_COURTESAN:
+            q = _best_other(obs, seat, L.O_REN, rng)
         else:
-            q = _best_other(obs, seat, O_GOLD, rng)
+            q = _best_other(obs, seat, L.O_GOLD, rng)
         best = 0
         for i in range(n_opts):
             if opts[i] == q:
                 best = i
-        if opts[best] == guard and c != CH_COURTESAN:   # the Guard is immune (A7)
+        if opts[best] == guard and c != L.CH_COURTESAN:   # the Guard is immune (A7)
             for i in range(n_opts):
                 if opts[i] != guard:
                     return i
         return best
-    if kind == K_BUY:
+    if kind == L.K_BUY:
         return n_opts - 1 if params[P_BUY] > 0 else 0
-    if kind == K_PROPOSE:
+    if kind == L.K_PROPOSE:
         if params[P_PROPOSE] > 0:
             q = _leader(obs, seat, rng)
             if q >= 0 and _score(obs, q) - _runner_up(obs, q) >= params[P_PROPOSE_MARGIN]:
@@ -332,35 +329,35 @@ def persona(cfg, obs, opts, n_opts, params, rng):
                     if opts[i] == q:
                         return i
         return 0
-    if kind == K_SUPPORT:
-        t = obs[O_TARGET]
+    if kind == L.K_SUPPORT:
+        t = obs[L.O_TARGET]
         return 1 if _score(obs, t) - _score(obs, seat) >= params[P_SUPPORT_MARGIN] else 0
-    if kind == K_OST_PLEDGE:
-        need = obs[O_NEED_GOLD]
-        ns = max(1, obs[O_NEED_SUP])
+    if kind == L.K_OST_PLEDGE:
+        need = obs[L.O_NEED_GOLD]
+        ns = max(1, obs[L.O_NEED_SUP])
         give = int(np.ceil(need / ns * params[P_OST_PLEDGE]))
-        return min(give, obs[O_MAX])
-    if kind == K_VOTE:
+        return min(give, obs[L.O_MAX])
+    if kind == L.K_VOTE:
         return _vote(obs, params, opts, n_opts, rng)
-    if kind == K_TIE:
+    if kind == L.K_TIE:
         for i in range(n_opts):
             if opts[i] == seat:
                 return i
-        if obs[O_TIE_WHAT] == 2:       # A10 final tie: whom it would honour (A9 rule)
+        if obs[L.O_TIE_WHAT] == 2:       # A10 final tie: whom it would honour (A9 rule)
             return _vote(obs, params, opts, n_opts, rng)
         return _weakest(obs, opts, n_opts, rng)
-    if kind == K_NAME_MC:
+    if kind == L.K_NAME_MC:
         return _weakest(obs, opts, n_opts, rng)
-    if kind == K_NIMOS:
+    if kind == L.K_NIMOS:
         # raise by 1 when that makes the seat the strict top bid, lower when it leads by 2+
-        pos = obs[O_POS]
-        mine = obs[O_BIDS + pos * MAXP + seat]
+        pos = obs[L.O_POS]
+        mine = obs[L.O_BIDS + pos * L.MAXP + seat]
         other = 0
-        for q in range(obs[O_N]):
-            if q != seat and (obs[O_IN] >> q) & 1:
-                other = max(other, obs[O_BIDS + pos * MAXP + q])
+        for q in range(obs[L.O_N]):
+            if q != seat and (obs[L.O_IN] >> q) & 1:
+                other = max(other, obs[L.O_BIDS + pos * L.MAXP + q])
         want = 0
-        if mine == other and _value(obs, params, seat, obs[O_CHAR], rng) * params[P_BID] > mine:
+        if mine == other and _value(obs, params, seat, obs[L.O_CHAR], rng) * params[P_BID] > mine:
             want = 1
         elif mine >= other + 2:
             want = -1

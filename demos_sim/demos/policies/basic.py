@@ -39,12 +39,7 @@ the change on the same deals.
 
 import numpy as np
 
-from demos_sim.demos.layout import (
-    C_CARRE, C_FAV_BONUS, C_RB, C_RULES, DECK_TOP, K_ALLOC, K_ANNOUNCE, K_COLOUR, K_FAV,
-    K_MEDIA, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXP, MEDIA0, NFIG, O_ANN, O_ARG0, O_ARG1,
-    O_COVER, O_FAV, O_FIGS, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_SEAT, O_SIDE,
-    O_TABLE,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.kit import find_turn_option
 from demos_sim.demos import tables as T
 from demos_sim.demos.policies import POLICY_SIG, register
@@ -123,11 +118,11 @@ def value4(sr, h4, fav, weight):
 def team_hand_value(sr, obs, seat):
     """Best exact value among the hands the deciding seat may see: its own, and under
     ``team_talk = hands`` (D9.2) in a team decision its teammates' (``O_MATE_HAND``)."""
-    v = value5(sr, obs[O_HAND], obs[O_FAV + seat])
-    for p in range(MAXP):
-        h = obs[O_MATE_HAND + p]
+    v = value5(sr, obs[L.O_HAND], obs[L.O_FAV + seat])
+    for p in range(L.MAXP):
+        h = obs[L.O_MATE_HAND + p]
         if h != 0:
-            w = value5(sr, h, obs[O_FAV + p])
+            w = value5(sr, h, obs[L.O_FAV + p])
             if w > v:
                 v = w
     return v
@@ -145,15 +140,15 @@ def announce_colouring(obs):
     """X2: a three-colour colouring (the best harmony) that shares the fewest figures with
     the colourings already announced; the search starts at a seat-dependent colouring."""
     taken = 0                               # figure ids type*4 + colour announced so far
-    for p in range(obs[O_N]):
-        a = obs[O_ANN + p]
+    for p in range(obs[L.O_N]):
+        a = obs[L.O_ANN + p]
         if a >= 0:
             for t in range(3):
                 taken |= 1 << (4 * t + announced_colour(a, t))
     best = 4
     code = 0
     for k in range(64):
-        c = (k + 21 * obs[O_SEAT]) % 64
+        c = (k + 21 * obs[L.O_SEAT]) % 64
         ce = announced_colour(c, 0)
         cl = announced_colour(c, 1)
         cj = announced_colour(c, 2)
@@ -168,23 +163,23 @@ def announce_colouring(obs):
 def _trio_harmony(obs, seat, extra):
     """Best harmony of ``seat``'s known figures plus figure ``extra`` (-1 none)."""
     best = 0
-    nf = obs[O_NFIG + seat]
-    base = O_FIGS + seat * NFIG
+    nf = obs[L.O_NFIG + seat]
+    base = L.O_FIGS + seat * L.NFIG
     for a in range(nf + 1):
         e = extra if a == nf else obs[base + a]
-        if e < 0 or e >= MEDIA0 or e // 4 != 0:
+        if e < 0 or e >= L.MEDIA0 or e // 4 != 0:
             continue
         for b in range(nf + 1):
             l = extra if b == nf else obs[base + b]
-            if l < 0 or l >= MEDIA0 or l // 4 != 1:
+            if l < 0 or l >= L.MEDIA0 or l // 4 != 1:
                 continue
             for c in range(nf + 1):
                 j = extra if c == nf else obs[base + c]
-                if j < 0 or j >= MEDIA0 or j // 4 != 2:
+                if j < 0 or j >= L.MEDIA0 or j // 4 != 2:
                     continue
-                ce = obs[O_COVER + e] if obs[O_COVER + e] >= 0 else e % 4
-                cl = obs[O_COVER + l] if obs[O_COVER + l] >= 0 else l % 4
-                cj = obs[O_COVER + j] if obs[O_COVER + j] >= 0 else j % 4
+                ce = obs[L.O_COVER + e] if obs[L.O_COVER + e] >= 0 else e % 4
+                cl = obs[L.O_COVER + l] if obs[L.O_COVER + l] >= 0 else l % 4
+                cj = obs[L.O_COVER + j] if obs[L.O_COVER + j] >= 0 else j % 4
                 h = 1 + (cl != ce) + (cj != ce and cj != cl)
                 if h > best:
                     best = h
@@ -194,9 +189,9 @@ def _trio_harmony(obs, seat, extra):
 @kernel
 def _types_held(obs, seat):
     m = 0
-    for i in range(obs[O_NFIG + seat]):
-        f = obs[O_FIGS + seat * NFIG + i]
-        if 0 <= f < MEDIA0:
+    for i in range(obs[L.O_NFIG + seat]):
+        f = obs[L.O_FIGS + seat * L.NFIG + i]
+        if 0 <= f < L.MEDIA0:
             m |= 1 << (f // 4)
     return m
 
@@ -366,7 +361,7 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
     v, d = blind_discard(sr, h, fav, weight)
     if v > best:
         best = v
-        code = d * 64 + DECK_TOP
+        code = d * 64 + L.DECK_TOP
     useful = 0 if notake else _useful_takes(h, table, full == 1)
     while useful:
         t = lowest_bit(useful)
@@ -391,15 +386,15 @@ def _greedy_discard_take(sr, h, table, fav, weight, notake, can_pass):
 
 @kernel
 def _greedy_alloc(obs, opts, n_opts, legacy):
-    f = obs[O_ARG0]
-    if f >= MEDIA0 and not legacy:
+    f = obs[L.O_ARG0]
+    if f >= L.MEDIA0 and not legacy:
         return alloc_media(obs, opts, n_opts)         # D9.4 with D6.1, D6.2
     bi = 0
     bv = -1
     for i in range(n_opts):
         q = opts[i]
         gain = _trio_harmony(obs, q, f) * 4 - _trio_harmony(obs, q, -1) * 4
-        if f < MEDIA0 and not (_types_held(obs, q) >> (f // 4)) & 1:
+        if f < L.MEDIA0 and not (_types_held(obs, q) >> (f // 4)) & 1:
             gain += 1
         if gain > bv:
             bv = gain
@@ -409,7 +404,7 @@ def _greedy_alloc(obs, opts, n_opts, legacy):
 
 @kernel
 def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
-    myside = obs[O_SIDE + seat]
+    myside = obs[L.O_SIDE + seat]
     mi = -1
     if not legacy:
         # D6.2, D9.2: the team sees its figures; a Media on a teammate's figure that
@@ -424,9 +419,9 @@ def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
         if o < 0:
             continue
         q = o // 16
-        if obs[O_SIDE + q] == myside:
+        if obs[L.O_SIDE + q] == myside:
             continue
-        v = obs[O_NFIG + q]            # the opponent with the most figures
+        v = obs[L.O_NFIG + q]            # the opponent with the most figures
         if v > bv:
             bv = v
             bi = i
@@ -444,34 +439,34 @@ def _greedy_media(obs, opts, n_opts, seat, nomedia, legacy, mate_gain):
 
 @kernel
 def greedy_colour(obs, seat, legacy):
-    q = obs[O_ARG0]
-    f = obs[O_ARG1]
-    if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0 and not legacy:
+    q = obs[L.O_ARG0]
+    f = obs[L.O_ARG1]
+    if obs[L.O_SIDE + q] == obs[L.O_SIDE + seat] and f >= 0 and not legacy:
         return covered_harmony(obs, q, f)[1]   # the covered figure joins the trio (D7.1)
-    if obs[O_SIDE + q] == obs[O_SIDE + seat] and f >= 0:
+    if obs[L.O_SIDE + q] == obs[L.O_SIDE + seat] and f >= 0:
         # help a teammate: the colour giving its best harmony
         bc = 0
         bh = -1
-        save = obs[O_COVER + f]
-        ann = obs[O_ANN + q]
+        save = obs[L.O_COVER + f]
+        ann = obs[L.O_ANN + q]
         want = announced_colour(ann, f // 4) if ann >= 0 else -1
         for c in range(4):
-            obs[O_COVER + f] = c
+            obs[L.O_COVER + f] = c
             hh = _trio_harmony(obs, q, -1)
             if hh > bh or (hh == bh and c == want):
                 bh = hh
                 bc = c
-        obs[O_COVER + f] = save
+        obs[L.O_COVER + f] = save
         return bc
     # an opponent: the colour most common among its other figures it can see
     bc = 0
     bn = -1
     for c in range(4):
         cnt = 0
-        for i in range(obs[O_NFIG + q]):
-            g = obs[O_FIGS + q * NFIG + i]
-            if 0 <= g < MEDIA0 and g != f:
-                gc = obs[O_COVER + g] if obs[O_COVER + g] >= 0 else g % 4
+        for i in range(obs[L.O_NFIG + q]):
+            g = obs[L.O_FIGS + q * L.NFIG + i]
+            if 0 <= g < L.MEDIA0 and g != f:
+                gc = obs[L.O_COVER + g] if obs[L.O_COVER + g] >= 0 else g % 4
                 cnt += gc == c
         if cnt > bn:
             bn = cnt
@@ -485,20 +480,20 @@ def greedy_colour(obs, seat, legacy):
                  "legacy": P_LEGACY})
 @kernel(POLICY_SIG)
 def greedy_policy(cfg, obs, opts, n_opts, params, rng):
-    kind = obs[O_KIND]
-    seat = obs[O_SEAT]
-    if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN:
+    kind = obs[L.O_KIND]
+    seat = obs[L.O_SEAT]
+    if kind == L.K_PUBLIC or kind == L.K_SECRET or kind == L.K_UNAN:
         sr = scoring_rules(cfg)
-        if kind == K_PUBLIC:
-            code = blind_discard(sr, obs[O_HAND], obs[O_FAV + seat],
+        if kind == L.K_PUBLIC:
+            code = blind_discard(sr, obs[L.O_HAND], obs[L.O_FAV + seat],
                                  params[P_DRAW_WEIGHT])[1]
         else:
-            code = _greedy_discard_take(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
+            code = _greedy_discard_take(sr, obs[L.O_HAND], obs[L.O_TABLE], obs[L.O_FAV + seat],
                                         params[P_DRAW_WEIGHT], params[P_NOTAKE] > 0,
                                         opts[0] < 0)
         i = find_turn_option(obs, opts, n_opts, code)
         return i if i >= 0 else 0
-    if kind == K_VETO:
+    if kind == L.K_VETO:
         if params[P_NOVETO] > 0:
             return 0
         sr = scoring_rules(cfg)
@@ -506,16 +501,16 @@ def greedy_policy(cfg, obs, opts, n_opts, params, rng):
         if params[P_LEGACY] == 0:
             thr += veto_shift(cfg, obs, seat, params[P_VETO_SPEND], params[P_VETO_FREE])
         return 1 if team_hand_value(sr, obs, seat) >= thr else 0
-    if kind == K_FAV:
+    if kind == L.K_FAV:
         return seat % 4
-    if kind == K_ANNOUNCE:
+    if kind == L.K_ANNOUNCE:
         return announce_colouring(obs)
-    if kind == K_ALLOC:
+    if kind == L.K_ALLOC:
         return _greedy_alloc(obs, opts, n_opts, params[P_LEGACY] > 0)
-    if kind == K_MEDIA:
+    if kind == L.K_MEDIA:
         return _greedy_media(obs, opts, n_opts, seat, params[P_NOMEDIA] > 0,
                              params[P_LEGACY] > 0, params[P_MATE_GAIN])
-    if kind == K_COLOUR:
+    if kind == L.K_COLOUR:
         return greedy_colour(obs, seat, params[P_LEGACY] > 0)
     return 0
 

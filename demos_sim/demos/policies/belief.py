@@ -40,10 +40,7 @@ hidden cards under the weighted pool against the uniform one, by turn and round.
 import numpy as np
 
 from demos_sim.bits import lowest_bit, popcount, wrap
-from demos_sim.demos.layout import (
-    C_MODE, C_RULES, C_SECRET_OPT, DECK_TOP, K_UNAN, K_VETO, MAXP, O_DEALER, O_KIND, O_VETOES, O_FACEUP, O_FAV, O_HAND, O_MATE_HAND,
-    O_N, O_OWN_OUT, O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_UNAN_TAKE,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.policies.basic import (
     GREEDY_PARAMS, P_DRAW_WEIGHT, blind_value, value5,
 )
@@ -58,11 +55,11 @@ DRAW_W = GREEDY_PARAMS[P_DRAW_WEIGHT]
 # one world of the pool: hands by seat, secret discards by seat (-1: none or a pass),
 # the mask of every unseen card the world placed (the deck is the rest)
 PH = 0
-PSEC = PH + MAXP
-PUSED = PSEC + MAXP
+PSEC = PH + L.MAXP
+PUSED = PSEC + L.MAXP
 POOL_W = PUSED + 1
 PUNAN = POOL_W             # the true world only: the unanimous discards by seat (-1 none)
-TRUTH_W = PUNAN + MAXP
+TRUTH_W = PUNAN + L.MAXP
 
 
 @kernel(inline=True)
@@ -135,7 +132,7 @@ def _logp_turn(sr, h, table, fav, can_pass, disc, take, temp, eps):
         v = blind_value(sr, h, fav, DRAW_W, kd, sc, cm, d) / temp
         m, s = _lse_add(m, s, v)
         k += 1
-        if d == disc and take == DECK_TOP:
+        if d == disc and take == L.DECK_TOP:
             v_obs = v
     t_all = table
     while t_all:                                    # a discard, then a face-up card
@@ -180,21 +177,21 @@ def declined_vetoes(cfg, obs):
     as a mask: at the unanimous turn every other seat holding a veto, at the seat's own
     veto decision those asked before it. Individual games only (a team decides with
     its members' hands, D9.3: not modelled)."""
-    if cfg[C_MODE] != 0:
+    if cfg[L.C_MODE] != 0:
         return 0
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    kind = obs[O_KIND]
-    if kind != K_UNAN and kind != K_VETO:
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    kind = obs[L.O_KIND]
+    if kind != L.K_UNAN and kind != L.K_VETO:
         return 0
     out = 0
     for j in range(n):
-        p = wrap(obs[O_DEALER] + 1 + j, n)
+        p = wrap(obs[L.O_DEALER] + 1 + j, n)
         if p == seat:
-            if kind == K_VETO:
+            if kind == L.K_VETO:
                 break
             continue
-        if obs[O_VETOES + p] > 0:
+        if obs[L.O_VETOES + p] > 0:
             out |= 1 << p
     return out
 
@@ -213,26 +210,26 @@ def tables_at_turns(obs, tabs):
     """The face-up cards on the table when each seat took its secret turn (``tabs[p]``,
     D3.3) and its unanimous turn (``tabs[MAXP + p]``, D3.4.3), rebuilt from the public
     discards, the order of the takes and the secret discards turned up (D3.4.2)."""
-    n = obs[O_N]
-    dealer = obs[O_DEALER]
+    n = obs[L.O_N]
+    dealer = obs[L.O_DEALER]
     table = 0
     for p in range(n):
-        if obs[O_PUB + p] >= 0:
-            table |= np.int64(1) << obs[O_PUB + p]
+        if obs[L.O_PUB + p] >= 0:
+            table |= np.int64(1) << obs[L.O_PUB + p]
     for j in range(n):                              # D3.3 in action order
         p = wrap(dealer + 1 + j, n)
         tabs[p] = table
-        t = obs[O_SEC_TAKE + p]
+        t = obs[L.O_SEC_TAKE + p]
         if 0 <= t < 40:
             table &= ~(np.int64(1) << t)
     for p in range(n):                              # D3.4.2 turned up
-        c = obs[O_SEC + p]
-        if obs[O_SEC_TAKE + p] >= 0 and 0 <= c < 40:
+        c = obs[L.O_SEC + p]
+        if obs[L.O_SEC_TAKE + p] >= 0 and 0 <= c < 40:
             table |= np.int64(1) << c
     for j in range(n):                              # D3.4.3 in action order
         p = wrap(dealer + 1 + j, n)
-        tabs[MAXP + p] = table
-        t = obs[O_UNAN_TAKE + p]
+        tabs[L.MAXP + p] = table
+        t = obs[L.O_UNAN_TAKE + p]
         if 0 <= t < 40:
             table &= ~(np.int64(1) << t)
 
@@ -240,10 +237,10 @@ def tables_at_turns(obs, tabs):
 @kernel
 def unseen_list(cfg, obs, u):
     """The cards ``obs``'s seat has not seen into ``u``; returns how many."""
-    known = obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT]
-    for p in range(obs[O_N]):
-        known |= obs[O_MATE_HAND + p]
-    unseen = (ALL_FULL if cfg[C_RULES] == 0 else NO_ACES) & ~known
+    known = obs[L.O_HAND] | obs[L.O_FACEUP] | obs[L.O_OWN_OUT]
+    for p in range(obs[L.O_N]):
+        known |= obs[L.O_MATE_HAND + p]
+    unseen = (ALL_FULL if cfg[L.C_RULES] == 0 else NO_ACES) & ~known
     nu = 0
     while unseen:
         u[nu] = lowest_bit(unseen)
@@ -260,24 +257,24 @@ def sample_world(cfg, sr, obs, u, nu, tabs, temp, eps, vthr, declined, rng, row,
     ``truth`` >= 0: the world is not drawn but read from ``row`` (``TRUTH_W``: the true
     hands, secret discards and unanimous discards), and only the latent
     draws are drawn — the true world's weight (``benchmarks/belief_quality.py``)."""
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    can_pass = cfg[C_SECRET_OPT] != 0
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    can_pass = cfg[L.C_SECRET_OPT] != 0
     k = 0
     used = 0
     logw = 0.0
     for p in range(n):
         if p == seat:
             if truth < 0:
-                row[PH + p] = obs[O_HAND]
-                row[PSEC + p] = obs[O_SEC + p] if obs[O_SEC_TAKE + p] >= 0 else -1
+                row[PH + p] = obs[L.O_HAND]
+                row[PSEC + p] = obs[L.O_SEC + p] if obs[L.O_SEC_TAKE + p] >= 0 else -1
             continue
-        pub = obs[O_PUB + p]
-        st = obs[O_SEC_TAKE + p]
-        so = obs[O_SEC + p]
-        ut = obs[O_UNAN_TAKE + p]
-        fav = obs[O_FAV + p]
-        shown = obs[O_MATE_HAND + p]
+        pub = obs[L.O_PUB + p]
+        st = obs[L.O_SEC_TAKE + p]
+        so = obs[L.O_SEC + p]
+        ut = obs[L.O_UNAN_TAKE + p]
+        fav = obs[L.O_FAV + p]
+        shown = obs[L.O_MATE_HAND + p]
         if truth >= 0:
             if shown == 0:
                 logw += _truth_history(sr, row, p, pub, st, so, ut, fav, can_pass, tabs,
@@ -316,7 +313,7 @@ def sample_world(cfg, sr, obs, u, nu, tabs, temp, eps, vthr, declined, rng, row,
             s = so if revealed else _pick(h, rng)
             logw += _logp_turn(sr, h, tabs[p], fav, can_pass, s, st, temp, eps)
             h &= ~(np.int64(1) << s)
-            if st == DECK_TOP:
+            if st == L.DECK_TOP:
                 c = _draw(u, nu, k, rng)
                 k += 1
                 used |= np.int64(1) << c
@@ -328,9 +325,9 @@ def sample_world(cfg, sr, obs, u, nu, tabs, temp, eps, vthr, declined, rng, row,
             logw += _logp_decline(sr, h, fav, vthr, temp, eps)
         if ut >= 0:                                  # D3.4.3
             x = _pick(h, rng)
-            logw += _logp_turn(sr, h, tabs[MAXP + p], fav, False, x, ut, temp, eps)
+            logw += _logp_turn(sr, h, tabs[L.MAXP + p], fav, False, x, ut, temp, eps)
             h &= ~(np.int64(1) << x)
-            if ut == DECK_TOP:
+            if ut == L.DECK_TOP:
                 c = _draw(u, nu, k, rng)
                 k += 1
                 used |= np.int64(1) << c
@@ -363,13 +360,13 @@ def _truth_history(sr, row, p, pub, st, so, ut, fav, can_pass, tabs, temp, eps, 
     h2 = h
     if ut >= 0:
         x = row[PUNAN + p]                           # the true unanimous discard
-        if ut == DECK_TOP:
+        if ut == L.DECK_TOP:
             # the drawn card: any card of the hand not taken face up earlier
             cand = h & ~obs_taken(st)
             h2 = (h & ~(np.int64(1) << _pick(cand, rng))) | (np.int64(1) << x)
         else:
             h2 = (h & ~(np.int64(1) << ut)) | (np.int64(1) << x)
-        logw += _logp_turn(sr, h2, tabs[MAXP + p], fav, False, x, ut, temp, eps)
+        logw += _logp_turn(sr, h2, tabs[L.MAXP + p], fav, False, x, ut, temp, eps)
     if declined:
         logw += _logp_decline(sr, h2, fav, vthr, temp, eps)
     h1 = h2
@@ -377,7 +374,7 @@ def _truth_history(sr, row, p, pub, st, so, ut, fav, can_pass, tabs, temp, eps, 
         logw += _logp_turn(sr, h1, tabs[p], fav, can_pass, -1, 0, temp, eps)
     elif st >= 0:
         s = row[PSEC + p]
-        if st == DECK_TOP:
+        if st == L.DECK_TOP:
             h1 = (h2 & ~(np.int64(1) << _pick(h2, rng))) | (np.int64(1) << s)
         else:
             h1 = (h2 & ~(np.int64(1) << st)) | (np.int64(1) << s)
@@ -394,7 +391,7 @@ def pool_logweights(cfg, obs, size, temp, eps, vthr, rng):
     """``size`` worlds drawn from the deal (rows of ``POOL_W``) and their log-weights."""
     sr = scoring_rules(cfg)
     u = np.empty(40, np.int64)
-    tabs = np.zeros(2 * MAXP, np.int64)
+    tabs = np.zeros(2 * L.MAXP, np.int64)
     tables_at_turns(obs, tabs)
     pool = np.empty((size, POOL_W), np.int64)
     lw = np.empty(size, np.float64)
@@ -411,7 +408,7 @@ def truth_logweight(cfg, obs, row, temp, eps, vthr, rng):
     """The log-weight of the true world in ``row`` (``TRUTH_W``), the draws' order drawn."""
     sr = scoring_rules(cfg)
     u = np.empty(40, np.int64)
-    tabs = np.zeros(2 * MAXP, np.int64)
+    tabs = np.zeros(2 * L.MAXP, np.int64)
     tables_at_turns(obs, tabs)
     return sample_world(cfg, sr, obs, u, 0, tabs, temp, eps, vthr, declined_vetoes(cfg, obs),
                         rng, row, 0)

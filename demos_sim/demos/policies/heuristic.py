@@ -67,12 +67,7 @@ indices as ``greedy``.
 import numpy as np
 
 from demos_sim.bits import lowest_bit, popcount
-from demos_sim.demos.layout import (
-    C_MODE, C_RULES, DECK_TOP, K_ALLOC, K_ANNOUNCE, K_COLOUR, K_FAV, K_MEDIA, K_PUBLIC,
-    K_SECRET,
-    K_UNAN, K_VETO, MEDIA0, NFIG, O_ARG0, O_ARG1, O_COVER, O_CUM, O_FACEUP, O_FAV,
-    O_FIGS, O_HAND, O_KIND, O_N, O_NFIG, O_OWN_OUT, O_PILE_LEFT, O_SEAT, O_SIDE, O_TABLE,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.kit import find_turn_option
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import (
@@ -112,8 +107,8 @@ def util(v, fl):
 @kernel(inline=True)
 def unseen_cards(cfg, obs):
     """Mask of the cards this seat has never seen this round (the blind-draw support)."""
-    allc = ALL_FULL if cfg[C_RULES] == 0 else NO_ACES
-    return allc & ~(obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT])
+    allc = ALL_FULL if cfg[L.C_RULES] == 0 else NO_ACES
+    return allc & ~(obs[L.O_HAND] | obs[L.O_FACEUP] | obs[L.O_OWN_OUT])
 
 
 @kernel(inline=True)
@@ -319,7 +314,7 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
     v, d = best_blind(sr, h, fav, unseen, nu, w, fl, 0.0, kd, sc, cm)
     if v > best:
         best = v
-        code = d * 64 + DECK_TOP
+        code = d * 64 + L.DECK_TOP
     if notake:
         return code
     cand = completing_cards(h, sr[0] == 1) & table
@@ -347,9 +342,9 @@ def discard_take(sr, h, table, fav, unseen, notake, can_pass, keep, w, fl):
 def known_figures(obs):
     """Mask of the figure ids this seat knows the place of (own, face up, team view)."""
     m = 0
-    for p in range(obs[O_N]):
-        for i in range(obs[O_NFIG + p]):
-            f = obs[O_FIGS + p * NFIG + i]
+    for p in range(obs[L.O_N]):
+        for i in range(obs[L.O_NFIG + p]):
+            f = obs[L.O_FIGS + p * L.NFIG + i]
             if f >= 0:
                 m |= 1 << f
     return m
@@ -362,7 +357,7 @@ def need_of(obs, p):
     h0 = harmony_of(e, l, j)
     if h0 == 3:
         return 0.0
-    pool = ((1 << NFIG) - 1) & ~known_figures(obs)
+    pool = ((1 << L.NFIG) - 1) & ~known_figures(obs)
     n = popcount(pool)
     if n == 0:
         return 0.0
@@ -371,7 +366,7 @@ def need_of(obs, p):
     while x:
         f = lowest_bit(x)
         x &= x - 1
-        if f >= MEDIA0:
+        if f >= L.MEDIA0:
             continue
         e2, l2, j2 = colour_sets(obs, p, f, -1, -1, -1)
         if harmony_of(e2, l2, j2) > h0:
@@ -381,8 +376,8 @@ def need_of(obs, p):
 
 @kernel
 def _alloc(obs, opts, n_opts, legacy):
-    f = obs[O_ARG0]
-    if f >= MEDIA0 and not legacy:
+    f = obs[L.O_ARG0]
+    if f >= L.MEDIA0 and not legacy:
         return alloc_media(obs, opts, n_opts)         # D9.4 with D6.1, D6.2
     team = 0
     for i in range(n_opts):
@@ -396,7 +391,7 @@ def _alloc(obs, opts, n_opts, legacy):
         e1, l1, j1 = colour_sets(obs, q, f, -1, -1, -1)
         h1 = harmony_of(e1, l1, j1)
         v = 100.0 * max(h1 - team, 0) + 10.0 * (h1 - harmony_of(e0, l0, j0))
-        if f < MEDIA0:
+        if f < L.MEDIA0:
             t = f // 4
             have = e0 if t == 0 else (l0 if t == 1 else j0)
             v -= popcount(have)                 # spread the types over the member
@@ -411,10 +406,10 @@ def _alloc(obs, opts, n_opts, legacy):
 def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
     """Expected harmony of ``q`` when its face-down figure at ``slot`` is covered with
     ``colour`` (colour -1: not covered), its face-down figures drawn from ``pool``."""
-    nf = obs[O_NFIG + q]
+    nf = obs[L.O_NFIG + q]
     unknown = 0
     for i in range(nf):
-        if obs[O_FIGS + q * NFIG + i] == -1:
+        if obs[L.O_FIGS + q * L.NFIG + i] == -1:
             unknown += 1
     if unknown == 0 or n_pool < unknown:
         return 0.0
@@ -430,7 +425,7 @@ def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
         fl = -1
         fj = -1
         for i in range(nf):
-            f = obs[O_FIGS + q * NFIG + i]
+            f = obs[L.O_FIGS + q * L.NFIG + i]
             if f == -2:
                 continue
             if f == -1:                       # draw one unseen figure without replacement
@@ -441,10 +436,10 @@ def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
                 f = lowest_bit(y)
                 left &= ~(1 << f)
                 nl -= 1
-            if f >= MEDIA0:
+            if f >= L.MEDIA0:
                 continue
             t = f // 4
-            cov = colour if i == slot else obs[O_COVER + f]
+            cov = colour if i == slot else obs[L.O_COVER + f]
             if cov >= 0:
                 if t == 0:
                     fe = 99 if fe >= 0 else cov
@@ -470,18 +465,18 @@ def _sample_harmony(obs, q, slot, colour, pool, n_pool, samples, rng):
 def _media(obs, opts, n_opts, seat, params, rng):
     """Index of the Media target: the largest expected harmony loss of a threatening
     opponent (its best colour is chosen again at K_COLOUR by the same sampling)."""
-    myside = obs[O_SIDE + seat]
+    myside = obs[L.O_SIDE + seat]
     nomedia = params[P_NOMEDIA] > 0
     if nomedia:
         for i in range(n_opts):
             if opts[i] < 0:
                 return i
     samples = max(1, int(params[P_SAMPLES]))
-    pool = ((1 << MEDIA0) - 1) & ~known_figures(obs)   # face-down figures are E/L/J
+    pool = ((1 << L.MEDIA0) - 1) & ~known_figures(obs)   # face-down figures are E/L/J
     n_pool = popcount(pool)
     top = 0
-    for p in range(obs[O_N]):
-        top = max(top, obs[O_CUM + p])
+    for p in range(obs[L.O_N]):
+        top = max(top, obs[L.O_CUM + p])
     bi = -1
     bv = -1e9
     bloss = 0.0
@@ -491,11 +486,11 @@ def _media(obs, opts, n_opts, seat, params, rng):
         if o < 0:
             continue
         q = o // 16
-        if obs[O_SIDE + q] == myside or (done >> q) & 1:
+        if obs[L.O_SIDE + q] == myside or (done >> q) & 1:
             continue
         done |= 1 << q             # its face-down slots all look alike: one is enough
         slot = o % 16
-        if obs[O_FIGS + q * NFIG + slot] >= 0:
+        if obs[L.O_FIGS + q * L.NFIG + slot] >= 0:
             done &= ~(1 << q)      # a known figure (team view, revealed): look at each
         before = _sample_harmony(obs, q, slot, -1, pool, n_pool, samples, rng)
         after = 9.0
@@ -505,7 +500,7 @@ def _media(obs, opts, n_opts, seat, params, rng):
         # threat: the harmony it would have, then its points (the D7.3 tie-break)
         v = ((before - after) * (1.0 + (1.0 + params[P_AIM_THREAT]) * before)
              + (0.5 + params[P_AIM_HARM]) * before
-             + (0.01 + params[P_AIM_LEAD]) * (obs[O_CUM + q] - top))
+             + (0.01 + params[P_AIM_LEAD]) * (obs[L.O_CUM + q] - top))
         if v > bv:
             bv = v
             bi = i
@@ -529,10 +524,10 @@ def _media(obs, opts, n_opts, seat, params, rng):
 
 @kernel
 def _colour(obs, seat, params, rng):
-    q = obs[O_ARG0]
-    if obs[O_SIDE + q] == obs[O_SIDE + seat]:
+    q = obs[L.O_ARG0]
+    if obs[L.O_SIDE + q] == obs[L.O_SIDE + seat]:
         return greedy_colour(obs, seat, params[P_LEGACY] > 0)
-    f = obs[O_ARG1]
+    f = obs[L.O_ARG1]
     samples = max(1, int(params[P_SAMPLES]))
     if f >= 0:                          # a known figure: exact
         best = 9
@@ -547,11 +542,11 @@ def _colour(obs, seat, params, rng):
     # blind: the face-down slot the Media points at is the first unknown one that
     # no Media covers; every face-down slot looks the same to this seat
     slot = -1
-    for i in range(obs[O_NFIG + q]):
-        if obs[O_FIGS + q * NFIG + i] == -1:
+    for i in range(obs[L.O_NFIG + q]):
+        if obs[L.O_FIGS + q * L.NFIG + i] == -1:
             slot = i
             break
-    pool = ((1 << MEDIA0) - 1) & ~known_figures(obs)
+    pool = ((1 << L.MEDIA0) - 1) & ~known_figures(obs)
     n_pool = popcount(pool)
     best = 9.0
     bc = 0
@@ -569,46 +564,46 @@ def _colour(obs, seat, params, rng):
                  "legacy": P_LEGACY})
 @kernel(POLICY_SIG)
 def heuristic_policy(cfg, obs, opts, n_opts, params, rng):
-    kind = obs[O_KIND]
-    seat = obs[O_SEAT]
-    if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN:
+    kind = obs[L.O_KIND]
+    seat = obs[L.O_SEAT]
+    if kind == L.K_PUBLIC or kind == L.K_SECRET or kind == L.K_UNAN:
         sr = scoring_rules(cfg)
         unseen = unseen_cards(cfg, obs)
-        fav = obs[O_FAV + seat]
-        if kind == K_PUBLIC:
-            h = obs[O_HAND]
+        fav = obs[L.O_FAV + seat]
+        if kind == L.K_PUBLIC:
+            h = obs[L.O_HAND]
             kd, sc, cm = best_combo(h, sr, fav)
             code = best_blind(sr, h, fav, unseen, popcount(unseen), params[P_HORIZON],
                               params[P_FLOOR], params[P_SHAPE], kd, sc, cm)[1]
         else:
-            code = discard_take(sr, obs[O_HAND], obs[O_TABLE], fav, unseen,
+            code = discard_take(sr, obs[L.O_HAND], obs[L.O_TABLE], fav, unseen,
                                 params[P_NOTAKE] > 0, opts[0] < 0, params[P_KEEP],
                                 params[P_DRAW_W], params[P_FLOOR])
         i = find_turn_option(obs, opts, n_opts, code)
         return i if i >= 0 else 0
-    if kind == K_VETO:
+    if kind == L.K_VETO:
         if params[P_NOVETO] > 0:
             return 0
         sr = scoring_rules(cfg)
         v0 = team_hand_value(sr, obs, seat)
         thr = params[P_VETO_AT]
-        if obs[O_PILE_LEFT] <= obs[O_N]:
+        if obs[L.O_PILE_LEFT] <= obs[L.O_N]:
             thr -= params[P_LATE]
         if params[P_LEGACY] == 0:
             thr += veto_shift(cfg, obs, seat, params[P_VETO_SPEND], params[P_VETO_FREE])
         if v0 < thr:
             return 0
-        if cfg[C_MODE] == 0 and v0 < thr + params[P_NEED]:   # only then is need looked at
+        if cfg[L.C_MODE] == 0 and v0 < thr + params[P_NEED]:   # only then is need looked at
             thr += params[P_NEED] * (1.0 - need_of(obs, seat))
         return 1 if v0 >= thr else 0
-    if kind == K_FAV:
+    if kind == L.K_FAV:
         return seat % 4
-    if kind == K_ANNOUNCE:
+    if kind == L.K_ANNOUNCE:
         return announce_colouring(obs)
-    if kind == K_ALLOC:
+    if kind == L.K_ALLOC:
         return _alloc(obs, opts, n_opts, params[P_LEGACY] > 0)
-    if kind == K_MEDIA:
+    if kind == L.K_MEDIA:
         return _media(obs, opts, n_opts, seat, params, rng)
-    if kind == K_COLOUR:
+    if kind == L.K_COLOUR:
         return _colour(obs, seat, params, rng)
     return 0

@@ -103,12 +103,7 @@ float64); the determinisations and rollouts allocate nothing.
 import numpy as np
 
 from demos_sim.bits import lowest_bit, popcount, wrap
-from demos_sim.demos.layout import (
-    C_MODE, C_RULES, C_SECRET_OPT, C_SIDE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT,
-    MAXP, O_CUM, O_DEALER, O_FACEUP, O_FAV, O_HAND, O_KIND, O_MATE_HAND, O_N, O_NFIG, O_OWN_OUT,
-    O_PILE_LEFT, O_PUB, O_SEAT, O_SEC, O_SEC_TAKE, O_T_DECK, O_T_DECK_N, O_T_HAND, O_T_ON,
-    O_T_SEC, O_TABLE, O_UNAN_TAKE, O_VETOES,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.belief import (
     PH, POOL_W, PSEC, PUSED, build_pool, resample_index, unseen_list,
@@ -132,25 +127,25 @@ from demos_sim.rng import below
 (P_BUDGET, P_WIDTH, P_VETO_COST, P_POINTS, P_ROLL_VETO, P_KINDS, P_SKILL,
  P_VETO_SKILL, P_ROLL_POLICY, P_TRUTH, P_POOL, P_TEMP, P_EPS,
  P_GAME) = range(len(HEURISTIC_PARAMS), len(HEURISTIC_PARAMS) + 14)
-SEARCHED = (1 << K_PUBLIC) | (1 << K_SECRET) | (1 << K_VETO) | (1 << K_UNAN)
+SEARCHED = (1 << L.K_PUBLIC) | (1 << L.K_SECRET) | (1 << L.K_VETO) | (1 << L.K_UNAN)
 ISMCTS_PARAMS = tuple(HEURISTIC_PARAMS) + (64.0, 8.0, 0.2, 0.01, 17.0, float(SEARCHED),
                                           0.0, 3.0, 0.0, 0.0, 0.0, 2.0, 0.1, 0.0)
 ROLL_DRAW_WEIGHT = 0.35            # greedy's blind-draw weight in the rollouts
 
 # scratch (int64) of one searched decision
 WH = 0                     # the determinisation: hands by seat …
-WSEC = WH + MAXP           # … secret discards (-1: none or a pass) …
-WVET = WSEC + MAXP         # … vetoes left by side …
-WND = WVET + MAXP          # … the deck's length …
+WSEC = WH + L.MAXP           # … secret discards (-1: none or a pass) …
+WVET = WSEC + L.MAXP         # … vetoes left by side …
+WND = WVET + L.MAXP          # … the deck's length …
 WDECK = WND + 1            # … the deck in draw order (40)
 RH = WDECK + 40            # a rollout's hands …
-RSEC = RH + MAXP           # … and secret discards
-WU = RSEC + MAXP           # the unseen cards, shuffled (40)
+RSEC = RH + L.MAXP           # … and secret discards
+WU = RSEC + L.MAXP           # the unseen cards, shuffled (40)
 CAND = WU + 40             # root candidates: option indices (MAXOPT)
-RKEY = CAND + MAXOPT       # a rollout's showdown: round keys by seat (D4.3) …
-RSC = RKEY + MAXP          # … scores …
-RKD = RSC + MAXP           # … and combination kinds (2: a Carré)
-WS_LEN = RKD + MAXP
+RKEY = CAND + L.MAXOPT       # a rollout's showdown: round keys by seat (D4.3) …
+RSC = RKEY + L.MAXP          # … scores …
+RKD = RSC + L.MAXP           # … and combination kinds (2: a Carré)
+WS_LEN = RKD + L.MAXP
 
 
 @kernel
@@ -193,43 +188,43 @@ def determinise(cfg, obs, ws, rng, skill):
 
     With ``skill`` > 0 an opponent's unknown cards are the best of 1 + ``skill`` × (its
     discard turns done this round) uniform draws (module docstring); 0 is uniform."""
-    n = obs[O_N]
-    seat = obs[O_SEAT]
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
     sr = scoring_rules(cfg)
-    known = obs[O_HAND] | obs[O_FACEUP] | obs[O_OWN_OUT]
+    known = obs[L.O_HAND] | obs[L.O_FACEUP] | obs[L.O_OWN_OUT]
     for p in range(n):
-        known |= obs[O_MATE_HAND + p]
-    unseen = (ALL_FULL if cfg[C_RULES] == 0 else NO_ACES) & ~known
+        known |= obs[L.O_MATE_HAND + p]
+    unseen = (ALL_FULL if cfg[L.C_RULES] == 0 else NO_ACES) & ~known
     nu = 0
     while unseen:
         ws[WU + nu] = lowest_bit(unseen)
         unseen &= unseen - 1
         nu += 1
     k = 0
-    for p in range(MAXP):
+    for p in range(L.MAXP):
         ws[WVET + p] = 0
         ws[WSEC + p] = -1
         ws[WH + p] = 0
     for p in range(n):
-        side = cfg[C_SIDE + p]
-        ws[WVET + side] = obs[O_VETOES + p]
+        side = cfg[L.C_SIDE + p]
+        ws[WVET + side] = obs[L.O_VETOES + p]
     for p in range(n):
         if p == seat:
-            ws[WH + p] = obs[O_HAND]
+            ws[WH + p] = obs[L.O_HAND]
             continue
-        h = obs[O_MATE_HAND + p]                        # shown under team_talk = hands
+        h = obs[L.O_MATE_HAND + p]                        # shown under team_talk = hands
         if h == 0:
-            t1 = obs[O_SEC_TAKE + p]                    # face-up cards it took (kept)
+            t1 = obs[L.O_SEC_TAKE + p]                    # face-up cards it took (kept)
             if 0 <= t1 < 40:
                 h |= np.int64(1) << t1
-            t2 = obs[O_UNAN_TAKE + p]
+            t2 = obs[L.O_UNAN_TAKE + p]
             if 0 <= t2 < 40:
                 h |= np.int64(1) << t2
-            turns = ((obs[O_PUB + p] >= 0) + (obs[O_SEC_TAKE + p] != -2)
-                     + (obs[O_UNAN_TAKE + p] != -2))
+            turns = ((obs[L.O_PUB + p] >= 0) + (obs[L.O_SEC_TAKE + p] != -2)
+                     + (obs[L.O_UNAN_TAKE + p] != -2))
             tries = 1 + int(skill * turns + 0.5)
             need = 5 - popcount(h)
-            h = _deal_hand(sr, ws, h, need, k, nu, tries, obs[O_FAV + p], rng)
+            h = _deal_hand(sr, ws, h, need, k, nu, tries, obs[L.O_FAV + p], rng)
             k += need
         ws[WH + p] = h
     # the rest in a uniform order: face-down discards, then the deck
@@ -239,13 +234,13 @@ def determinise(cfg, obs, ws, rng, skill):
         ws[WU + i] = ws[WU + j]
         ws[WU + j] = t
     for p in range(n):
-        if obs[O_SEC_TAKE + p] >= 0:                    # a secret discard (D3.3)
-            c = obs[O_SEC + p]                          # own, or turned up (D3.4.2)
+        if obs[L.O_SEC_TAKE + p] >= 0:                    # a secret discard (D3.3)
+            c = obs[L.O_SEC + p]                          # own, or turned up (D3.4.2)
             if c >= 40 and k < nu:                      # face down: unseen
                 c = ws[WU + k]
                 k += 1
             ws[WSEC + p] = c
-        if p != seat and obs[O_UNAN_TAKE + p] >= 0 and k < nu:
+        if p != seat and obs[L.O_UNAN_TAKE + p] >= 0 and k < nu:
             k += 1                                      # its face-down card, out (D3.4.3)
     nd = nu - k
     for i in range(nd):
@@ -262,18 +257,18 @@ def deal_truth(cfg, obs, ws):
     hands, the secret discards (-1 for a pass or none yet), the deck in draw order. The
     face-down unanimous discards are out of the round (D3.4.3) and need no place. Returns
     the deck's length."""
-    n = obs[O_N]
-    for p in range(MAXP):
+    n = obs[L.O_N]
+    for p in range(L.MAXP):
         ws[WVET + p] = 0
         ws[WSEC + p] = -1
         ws[WH + p] = 0
     for p in range(n):
-        ws[WVET + cfg[C_SIDE + p]] = obs[O_VETOES + p]
-        ws[WH + p] = obs[O_T_HAND + p]
-        ws[WSEC + p] = obs[O_T_SEC + p]
-    nd = obs[O_T_DECK_N]
+        ws[WVET + cfg[L.C_SIDE + p]] = obs[L.O_VETOES + p]
+        ws[WH + p] = obs[L.O_T_HAND + p]
+        ws[WSEC + p] = obs[L.O_T_SEC + p]
+    nd = obs[L.O_T_DECK_N]
     for i in range(nd):
-        ws[WDECK + i] = obs[O_T_DECK + i]
+        ws[WDECK + i] = obs[L.O_T_DECK + i]
     ws[WND] = nd
     return nd
 
@@ -298,13 +293,13 @@ def deal_world(cfg, obs, ws, row, rng):
     """``belief``'s determinisation: the hands and secret discards of a pool world
     (:mod:`demos_sim.demos.policies.belief`), the rest of the unseen cards the deck in a
     fresh uniform order. Returns the deck's length (``obs[O_DECK_LEFT]``: a test checks)."""
-    n = obs[O_N]
-    for p in range(MAXP):
+    n = obs[L.O_N]
+    for p in range(L.MAXP):
         ws[WVET + p] = 0
         ws[WSEC + p] = -1
         ws[WH + p] = 0
     for p in range(n):
-        ws[WVET + cfg[C_SIDE + p]] = obs[O_VETOES + p]
+        ws[WVET + cfg[L.C_SIDE + p]] = obs[L.O_VETOES + p]
         ws[WH + p] = row[PH + p]
         ws[WSEC + p] = row[PSEC + p]
     nu = unseen_list(cfg, obs, ws[WU:WU + 40])
@@ -351,7 +346,7 @@ def _apply(o, h, table, ws, dpos, nd):
     d = o // 64
     t = o % 64
     h &= ~(np.int64(1) << d)
-    if t == DECK_TOP:
+    if t == L.DECK_TOP:
         if dpos < nd:
             h |= np.int64(1) << ws[WDECK + dpos]
             dpos += 1
@@ -371,24 +366,24 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     noveto = params[P_NOVETO] > 0
     notake = params[P_NOTAKE] > 0
     hpol = params[P_ROLL_POLICY] > 0
-    allc = ALL_FULL if cfg[C_RULES] == 0 else NO_ACES
-    seen = obs[O_FACEUP]               # every card face up (the rollout players' view)
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    dealer = obs[O_DEALER]
+    allc = ALL_FULL if cfg[L.C_RULES] == 0 else NO_ACES
+    seen = obs[L.O_FACEUP]               # every card face up (the rollout players' view)
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    dealer = obs[L.O_DEALER]
     full = sr[0] == 1
-    myside = cfg[C_SIDE + seat]
-    for p in range(MAXP):
+    myside = cfg[L.C_SIDE + seat]
+    for p in range(L.MAXP):
         ws[RH + p] = ws[WH + p]
         ws[RSEC + p] = ws[WSEC + p]
     nd = ws[WND]
     dpos = 0
-    table = obs[O_TABLE]
-    if kind0 == K_PUBLIC:
+    table = obs[L.O_TABLE]
+    if kind0 == L.K_PUBLIC:
         phase = 0
-    elif kind0 == K_SECRET:
+    elif kind0 == L.K_SECRET:
         phase = 1
-    elif kind0 == K_VETO:
+    elif kind0 == L.K_VETO:
         phase = 2
     else:
         phase = 3
@@ -403,7 +398,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                     d = o0
                     root = False
                 else:
-                    d = _roll_public(sr, h, obs[O_FAV + p], seen, allc, params, hpol)
+                    d = _roll_public(sr, h, obs[L.O_FAV + p], seen, allc, params, hpol)
                 h &= ~(np.int64(1) << d)
                 if dpos < nd:
                     h |= np.int64(1) << ws[WDECK + dpos]
@@ -414,7 +409,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
             phase = 1
             j = 0
         elif phase == 1:                                # D3.3 secret discard
-            can_pass = cfg[C_SECRET_OPT] != 0
+            can_pass = cfg[L.C_SECRET_OPT] != 0
             for jj in range(j, n):
                 p = wrap(dealer + 1 + jj, n)
                 h = ws[RH + p]
@@ -422,7 +417,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                     o = o0
                     root = False
                 else:
-                    o = _roll_discard_take(sr, h, table, obs[O_FAV + p], seen, allc,
+                    o = _roll_discard_take(sr, h, table, obs[L.O_FAV + p], seen, allc,
                                            notake and p == seat, can_pass, params, hpol)
                 if o < 0:
                     ws[RSEC + p] = -1
@@ -436,11 +431,11 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
             asked = 0
             if root:                                    # sides asked before the root seat
                 for jj in range(j):
-                    asked |= 1 << cfg[C_SIDE + wrap(dealer + 1 + jj, n)]
+                    asked |= 1 << cfg[L.C_SIDE + wrap(dealer + 1 + jj, n)]
             vetoed = False
             for jj in range(j, n):
                 p = wrap(dealer + 1 + jj, n)
-                side = cfg[C_SIDE + p]
+                side = cfg[L.C_SIDE + p]
                 if (asked >> side) & 1:
                     continue
                 asked |= 1 << side
@@ -452,7 +447,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 elif side == myside and noveto:
                     v = False
                 else:
-                    kd, sc, cm = best_combo(ws[RH + p], sr, obs[O_FAV + p])
+                    kd, sc, cm = best_combo(ws[RH + p], sr, obs[L.O_FAV + p])
                     v = sc >= roll_veto
                 if v:
                     vetoed = True
@@ -474,7 +469,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                     o = o0
                     root = False
                 else:
-                    o = _roll_discard_take(sr, h, table, obs[O_FAV + p], seen, allc,
+                    o = _roll_discard_take(sr, h, table, obs[L.O_FAV + p], seen, allc,
                                            notake and p == seat, False, params, hpol)
                 h, table, dpos = _apply(o, h, table, ws, dpos, nd)
                 ws[RH + p] = h
@@ -486,14 +481,14 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
     score = 0
     for p in range(n):
         h = ws[RH + p]
-        kd, sc, cm = best_combo(h, sr, obs[O_FAV + p])
+        kd, sc, cm = best_combo(h, sr, obs[L.O_FAV + p])
         key = round_key(h, kd, sc, cm)
         ws[RKEY + p] = key
         ws[RSC + p] = sc if kd != 0 else 0
         ws[RKD + p] = kd
         if p == seat:
             score = sc
-        if cfg[C_SIDE + p] == myside:
+        if cfg[L.C_SIDE + p] == myside:
             if key > mine:
                 mine = key
                 carre = kd == 2
@@ -501,7 +496,7 @@ def rollout(cfg, sr, obs, ws, kind0, j0, o0, params):
                 carre = True
         elif key > other:
             other = key
-    if params[P_GAME] > 0 and cfg[C_MODE] == 0:
+    if params[P_GAME] > 0 and cfg[L.C_MODE] == 0:
         return game_value(obs, ws, n, seat, max(mine, other))
     v = 0.0
     if mine >= 0 and mine >= other:
@@ -516,24 +511,24 @@ def game_value(obs, ws, n, seat, top):
     round's winners draw, D4.5, as many as the Power pile still holds; the round's
     points, D4.7), in units of one figure's average worth (``horizon_weights.DV``), so
     that the veto's cost keeps its meaning. Fitted by ``experiments/fit_horizon.py``."""
-    pile = obs[O_PILE_LEFT]
+    pile = obs[L.O_PILE_LEFT]
     left = pile
-    mine = obs[O_NFIG + seat]
+    mine = obs[L.O_NFIG + seat]
     others = 0
     mine_cum = 0
     best = -1 << 40
     for j in range(n):                                  # D4.5 winners in action order
-        p = wrap(obs[O_DEALER] + 1 + j, n)
+        p = wrap(obs[L.O_DEALER] + 1 + j, n)
         got = 0
         if top >= 0 and ws[RKEY + p] == top:
             got = min(left, 2 if ws[RKD + p] == 2 else 1)
             left -= got
-        cum = obs[O_CUM + p] + ws[RSC + p]
+        cum = obs[L.O_CUM + p] + ws[RSC + p]
         if p == seat:
             mine += got
             mine_cum = cum
         else:
-            others = max(others, obs[O_NFIG + p] + got)
+            others = max(others, obs[L.O_NFIG + p] + got)
             best = max(best, cum)
     x = (HW[0] + HW[1] * mine + HW[2] * others + HW[3] * left
          + HW[4] * (mine_cum - best) / 10.0 + HW[5] * mine * left / 14.0
@@ -545,33 +540,33 @@ def game_value(obs, ws, n, seat, top):
 def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
     """Root candidates of a discard turn into ``ws[CAND:]`` (option indices), best static
     value first; returns how many (at most ``params[P_WIDTH]``)."""
-    kind = obs[O_KIND]
-    seat = obs[O_SEAT]
-    h = obs[O_HAND]
-    fav = obs[O_FAV + seat]
+    kind = obs[L.O_KIND]
+    seat = obs[L.O_SEAT]
+    h = obs[L.O_HAND]
+    fav = obs[L.O_FAV + seat]
     fl = params[P_FLOOR]
     unseen = unseen_cards(cfg, obs)
     nu = popcount(unseen)
     notake = params[P_NOTAKE] > 0
-    useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[O_TABLE]
+    useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[L.O_TABLE]
     k = 0
     for i in range(n_opts):
         o = opts[i]
-        if kind == K_PUBLIC:
+        if kind == L.K_PUBLIC:
             v = blind_ev(sr, h & ~(np.int64(1) << o), fav, unseen, nu, fl)[0]
         elif o < 0:
             v = util(value5(sr, h, fav), fl)
         else:
             d = o // 64
             t = o % 64
-            if t == DECK_TOP:
+            if t == L.DECK_TOP:
                 v = blind_ev(sr, h & ~(np.int64(1) << d), fav, unseen, nu, fl)[0]
             elif (useful >> t) & 1:
                 v = util(value5(sr, (h & ~(np.int64(1) << d)) | (np.int64(1) << t), fav), fl)
             else:
                 continue
         ws[CAND + k] = i
-        static[k] = v + 0.0001 * (10 - (o if kind == K_PUBLIC else max(o, 0) // 64) % 10)
+        static[k] = v + 0.0001 * (10 - (o if kind == L.K_PUBLIC else max(o, 0) // 64) % 10)
         k += 1
     # the best ``width`` by static value, best first (selection sort: k <= 45)
     width = min(k, max(1, int(params[P_WIDTH])))
@@ -593,19 +588,19 @@ def candidates(cfg, sr, obs, opts, n_opts, params, ws, static):
 @kernel
 def _position(obs):
     """The deciding seat's place in the round's action order (dealer's left first)."""
-    return wrap(obs[O_SEAT] - obs[O_DEALER] - 1 + obs[O_N], obs[O_N])
+    return wrap(obs[L.O_SEAT] - obs[L.O_DEALER] - 1 + obs[L.O_N], obs[L.O_N])
 
 
 @kernel(allocates=True)
 def search(cfg, obs, opts, n_opts, params, rng):
     """The searched decisions: public, secret, unanimous turns and the veto."""
-    kind = obs[O_KIND]
+    kind = obs[L.O_KIND]
     sr = scoring_rules(cfg)
     ws = np.empty(WS_LEN, np.int64)
-    fl = np.zeros(2 * MAXOPT, np.float64)
-    static = fl[:MAXOPT]
-    tot = fl[MAXOPT:]
-    if kind == K_VETO:
+    fl = np.zeros(2 * L.MAXOPT, np.float64)
+    static = fl[:L.MAXOPT]
+    tot = fl[L.MAXOPT:]
+    if kind == L.K_VETO:
         k = 2
         ws[CAND] = 0
         ws[CAND + 1] = 1
@@ -618,14 +613,14 @@ def search(cfg, obs, opts, n_opts, params, rng):
     # the same true state and the rollouts draw no chance, so one iteration is all of them;
     # omniscient_hands (P_TRUTH 2): the true hands, the deck shuffled every iteration;
     # 3 and 4 (experiments/plugins/truth_split.py): 2 at the veto only / the discards only
-    truth = int(params[P_TRUTH]) if obs[O_T_ON] == 1 else 0
+    truth = int(params[P_TRUTH]) if obs[L.O_T_ON] == 1 else 0
     if truth == 3:                                      # the true hands at the veto only
-        truth = 2 if kind == K_VETO else 0
+        truth = 2 if kind == L.K_VETO else 0
     elif truth == 4:                                    # … at the discard turns only
-        truth = 0 if kind == K_VETO else 2
+        truth = 0 if kind == L.K_VETO else 2
     if truth == 1:
         budget = 1
-    skill = params[P_VETO_SKILL] if kind == K_VETO else params[P_SKILL]
+    skill = params[P_VETO_SKILL] if kind == L.K_VETO else params[P_SKILL]
     # belief (P_POOL > 0): the worlds drawn from a pool weighted by the others' actions
     # (demos_sim.demos.policies.belief), by systematic resampling: iteration ``it`` takes
     # the world at cumulative weight (it + x0) / budget
@@ -661,9 +656,9 @@ def search(cfg, obs, opts, n_opts, params, rng):
             cut += per
             # the better half goes on (stable: ties keep the static order)
             active = keep_better_half(tot, ws[CAND:], active)
-    if kind == K_VETO:
-        vleft = max(1, ws[WVET + cfg[C_SIDE + obs[O_SEAT]]])
-        cost = params[P_VETO_COST] * (1.0 - np.exp(-obs[O_PILE_LEFT] / 4.0)) / vleft
+    if kind == L.K_VETO:
+        vleft = max(1, ws[WVET + cfg[L.C_SIDE + obs[L.O_SEAT]]])
+        cost = params[P_VETO_COST] * (1.0 - np.exp(-obs[L.O_PILE_LEFT] / 4.0)) / vleft
         return 1 if tot[1] / budget - cost > tot[0] / budget else 0
     bi = 0
     for c in range(1, active):
@@ -679,8 +674,8 @@ def search(cfg, obs, opts, n_opts, params, rng):
           budget=P_BUDGET)
 @kernel(POLICY_SIG, allocates=True)
 def ismcts_policy(cfg, obs, opts, n_opts, params, rng):
-    kind = obs[O_KIND]
-    if kind == K_VETO and params[P_NOVETO] > 0:
+    kind = obs[L.O_KIND]
+    if kind == L.K_VETO and params[P_NOVETO] > 0:
         return 0
     if (int(params[P_KINDS]) >> kind) & 1:
         return search(cfg, obs, opts, n_opts, params, rng)

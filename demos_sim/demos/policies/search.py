@@ -19,9 +19,7 @@ work alike.
 
 
 from demos_sim.bits import lowest_bit, popcount
-from demos_sim.demos.layout import (
-    C_RULES, DECK_TOP, K_SECRET, O_FAV, O_HAND, O_KIND, O_SEAT, O_TABLE,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.basic import value5
 from demos_sim.demos.policies.heuristic import (
@@ -108,7 +106,7 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
         else:
             d = o // 64
             t = o % 64
-            if t == DECK_TOP:
+            if t == L.DECK_TOP:
                 if kd != 0 and (cm >> d) & 1:
                     continue
                 h4 = h & ~(1 << d)
@@ -145,9 +143,9 @@ def search_secret(sr, h, table, fav, unseen, opts, n_opts, params, rng):
           budget=P_BUDGET)
 @kernel(POLICY_SIG, allocates=True)
 def search_policy(cfg, obs, opts, n_opts, params, rng):
-    if obs[O_KIND] == K_SECRET and cfg[C_RULES] == 0:     # full rules: a turn still to come
+    if obs[L.O_KIND] == L.K_SECRET and cfg[L.C_RULES] == 0:     # full rules: a turn still to come
         sr = scoring_rules(cfg)
-        seat = obs[O_SEAT]
-        return search_secret(sr, obs[O_HAND], obs[O_TABLE], obs[O_FAV + seat],
+        seat = obs[L.O_SEAT]
+        return search_secret(sr, obs[L.O_HAND], obs[L.O_TABLE], obs[L.O_FAV + seat],
                              unseen_cards(cfg, obs), opts, n_opts, params, rng)
     return heuristic_policy(cfg, obs, opts, n_opts, params, rng)

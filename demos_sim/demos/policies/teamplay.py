@@ -32,10 +32,7 @@ decision (veto, allocation, Media, colour) the observation shows the teammates' 
 
 
 from demos_sim.bits import wrap
-from demos_sim.demos.layout import (
-    C_MAX_ROUNDS, MEDIA0, NFIG, O_ANN, O_COVER, O_DEALER, O_FIGS, O_FIGUP, O_N, O_NFIG,
-    O_PILE_LEFT, O_ROUND, O_SEC_TAKE, O_SIDE, O_VETOES,
-)
+from demos_sim.demos import layout as L
 from demos_sim.jit import kernel
 
 
@@ -74,15 +71,15 @@ def colour_sets(obs, p, extra, skip_slot, forced_f, forced_c):
     forc0 = -1
     forc1 = -1
     forc2 = -1
-    nf = obs[O_NFIG + p]
+    nf = obs[L.O_NFIG + p]
     for i in range(nf + 1):
         if i == skip_slot:
             continue
-        f = extra if i == nf else obs[O_FIGS + p * NFIG + i]
-        if f < 0 or f >= MEDIA0:
+        f = extra if i == nf else obs[L.O_FIGS + p * L.NFIG + i]
+        if f < 0 or f >= L.MEDIA0:
             continue
         t = f // 4
-        cov = forced_c if f == forced_f else obs[O_COVER + f]
+        cov = forced_c if f == forced_f else obs[L.O_COVER + f]
         if cov >= 0:
             if t == 0:
                 forc0 = 99 if forc0 >= 0 else cov
@@ -114,8 +111,8 @@ def member_harmony(obs, p):
 def side_harmony(obs, side):
     """D9.5 ``best_member``: the best known trio among the members of ``side``."""
     best = 0
-    for p in range(obs[O_N]):
-        if obs[O_SIDE + p] == side:
+    for p in range(obs[L.O_N]):
+        if obs[L.O_SIDE + p] == side:
             h = member_harmony(obs, p)
             if h > best:
                 best = h
@@ -125,8 +122,8 @@ def side_harmony(obs, side):
 @kernel
 def holds_media(obs, p):
     """Does ``p`` hold a Media among the figures this seat knows?"""
-    for i in range(obs[O_NFIG + p]):
-        if obs[O_FIGS + p * NFIG + i] >= MEDIA0:
+    for i in range(obs[L.O_NFIG + p]):
+        if obs[L.O_FIGS + p * L.NFIG + i] >= L.MEDIA0:
             return True
     return False
 
@@ -136,7 +133,7 @@ def covered_harmony(obs, q, f):
     """(harmony, colour): ``q``'s best harmony when a Media covers its figure ``f`` with
     the best colour (D6.2: the covered figure must be part of the trio, D7.1). On a tie
     the side's announced colour for that type (X2) wins, else the lowest suit."""
-    ann = obs[O_ANN + q]
+    ann = obs[L.O_ANN + q]
     want = (ann >> (2 * (2 - f // 4))) & 3 if ann >= 0 else -1
     bh = -1
     bc = 0
@@ -154,11 +151,11 @@ def mate_media_gain(obs, q):
     """Best gain of ``q``'s side's harmony (D9.5 best member) from one Media on one of
     ``q``'s known figures that a Media may cover (E/L/J, face down, not covered: D6.2);
     -9 when there is none."""
-    base = side_harmony(obs, obs[O_SIDE + q])
+    base = side_harmony(obs, obs[L.O_SIDE + q])
     best = -9
-    for i in range(obs[O_NFIG + q]):
-        f = obs[O_FIGS + q * NFIG + i]
-        if f < 0 or f >= MEDIA0 or obs[O_COVER + f] >= 0 or (obs[O_FIGUP + q] >> f) & 1:
+    for i in range(obs[L.O_NFIG + q]):
+        f = obs[L.O_FIGS + q * L.NFIG + i]
+        if f < 0 or f >= L.MEDIA0 or obs[L.O_COVER + f] >= 0 or (obs[L.O_FIGUP + q] >> f) & 1:
             continue
         h = covered_harmony(obs, q, f)[0]
         if h - base > best:
@@ -192,7 +189,7 @@ def alloc_media(obs, opts, n_opts):
 def best_mate_target(obs, opts, n_opts, seat):
     """(index, gain): the Media option on a teammate that raises the side's harmony most
     (D6.2, D9.5 best member), the gain in harmony steps; (-1, -9) without one."""
-    myside = obs[O_SIDE + seat]
+    myside = obs[L.O_SIDE + seat]
     base = side_harmony(obs, myside)
     bi = -1
     bg = -9
@@ -201,9 +198,9 @@ def best_mate_target(obs, opts, n_opts, seat):
         if o < 0:
             continue
         q = o // 16
-        if obs[O_SIDE + q] != myside:
+        if obs[L.O_SIDE + q] != myside:
             continue
-        f = obs[O_FIGS + q * NFIG + o % 16]
+        f = obs[L.O_FIGS + q * L.NFIG + o % 16]
         if f < 0:
             continue
         g = covered_harmony(obs, q, f)[0] - base
@@ -216,30 +213,30 @@ def best_mate_target(obs, opts, n_opts, seat):
 @kernel
 def veto_shift(cfg, obs, seat, spend, free):
     """Points added to a bot's veto threshold (the rule in the module docstring)."""
-    n = obs[O_N]
-    rounds = obs[O_PILE_LEFT]
-    if cfg[C_MAX_ROUNDS] > 0 and cfg[C_MAX_ROUNDS] - obs[O_ROUND] < rounds:
-        rounds = cfg[C_MAX_ROUNDS] - obs[O_ROUND]
+    n = obs[L.O_N]
+    rounds = obs[L.O_PILE_LEFT]
+    if cfg[L.C_MAX_ROUNDS] > 0 and cfg[L.C_MAX_ROUNDS] - obs[L.O_ROUND] < rounds:
+        rounds = cfg[L.C_MAX_ROUNDS] - obs[L.O_ROUND]
     if rounds < 1:
         rounds = 1
-    shift = -spend * min(1.0, obs[O_VETOES + seat] / rounds)
+    shift = -spend * min(1.0, obs[L.O_VETOES + seat] / rounds)
     if free == 0:
         return shift
-    dealer = obs[O_DEALER]
+    dealer = obs[L.O_DEALER]
     me = wrap(seat - dealer - 1 + n, n)                 # this seat's place in action order
-    asked = 1 << obs[O_SIDE + seat]
+    asked = 1 << obs[L.O_SIDE + seat]
     for j in range(me):                               # sides asked before this one
-        asked |= 1 << obs[O_SIDE + wrap(dealer + 1 + j, n)]
+        asked |= 1 << obs[L.O_SIDE + wrap(dealer + 1 + j, n)]
     for j in range(me + 1, n):
-        s = obs[O_SIDE + wrap(dealer + 1 + j, n)]
+        s = obs[L.O_SIDE + wrap(dealer + 1 + j, n)]
         if (asked >> s) & 1:
             continue
         asked |= 1 << s
-        if obs[O_VETOES + wrap(dealer + 1 + j, n)] <= 0:
+        if obs[L.O_VETOES + wrap(dealer + 1 + j, n)] <= 0:
             continue
         for p in range(n):
-            t = obs[O_SEC_TAKE + p]
-            if obs[O_SIDE + p] == s and (t == -1 or 0 <= t < 40):
+            t = obs[L.O_SEC_TAKE + p]
+            if obs[L.O_SIDE + p] == s and (t == -1 or 0 <= t < 40):
                 shift += free
                 break
     return shift

@@ -42,10 +42,7 @@ import numpy as np
 
 from demos_sim.bits import popcount
 from demos_sim.jit import kernel
-from demos_sim.protocole.layout import (
-    C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, COLOUR0, O_FOYER, O_HAND, O_NORM, O_SEL, SEL_MAX,
-    SYMBOL0,
-)
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.norm import covered, double_covered, norm_keep
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.rng import below
@@ -64,7 +61,7 @@ def random_policy(cfg, obs, opts, n_opts, params, rng):
 @kernel(inline=True)
 def attributes_of(c):
     """Every card sharing card ``c``'s colour or symbol (``c`` included)."""
-    return (np.int64(COLOUR0) << (6 * (c // 6))) | (np.int64(SYMBOL0) << (c % 6))
+    return (np.int64(L.COLOUR0) << (6 * (c // 6))) | (np.int64(L.SYMBOL0) << (c % 6))
 
 
 @kernel
@@ -75,7 +72,7 @@ def selection_target(sel):
     m = 0
     n_at = 0
     for a in range(12):
-        mask = (np.int64(COLOUR0) << (6 * a)) if a < 6 else (np.int64(SYMBOL0) << (a - 6))
+        mask = (np.int64(L.COLOUR0) << (6 * a)) if a < 6 else (np.int64(L.SYMBOL0) << (a - 6))
         k = popcount(sel & mask)
         if k > m:
             m = k
@@ -94,8 +91,8 @@ def carries(c, a):
 @kernel(inline=True)
 def count_of(sel, c, colour):
     if colour:
-        return popcount(sel & (np.int64(COLOUR0) << (6 * (c // 6))))
-    return popcount(sel & (np.int64(SYMBOL0) << (c % 6)))
+        return popcount(sel & (np.int64(L.COLOUR0) << (6 * (c // 6))))
+    return popcount(sel & (np.int64(L.SYMBOL0) << (c % 6)))
 
 
 @register("cautious", params=CAUTIOUS_PARAMS,
@@ -103,16 +100,16 @@ def count_of(sel, c, colour):
                       "play to make the own Foyer safe")
 @kernel(POLICY_SIG)
 def cautious(cfg, obs, opts, n_opts, params, rng):
-    hand = obs[O_HAND]
-    foyer = obs[O_FOYER]
-    sel = obs[O_SEL]
-    norm = obs[O_NORM]
+    hand = obs[L.O_HAND]
+    foyer = obs[L.O_FOYER]
+    sel = obs[L.O_SEL]
+    norm = obs[L.O_NORM]
     cov = covered(norm)
     unsafe = foyer & ~cov
-    reinf = cfg[C_REINF_SEL] != 0
-    tie = cfg[C_TIE_DISCARD] != 0
-    per_dim = cfg[C_PER_DIM] != 0               # P3.1a
-    last = popcount(sel) + 1 == SEL_MAX
+    reinf = cfg[L.C_REINF_SEL] != 0
+    tie = cfg[L.C_TIE_DISCARD] != 0
+    per_dim = cfg[L.C_PER_DIM] != 0               # P3.1a
+    last = popcount(sel) + 1 == L.SEL_MAX
     _, m, _ = selection_target(sel)
     best = -1e18
     bi = 0
@@ -143,19 +140,19 @@ def cautious(cfg, obs, opts, n_opts, params, rng):
                       "double-covered cards to the Foyer first (C2)")
 @kernel(POLICY_SIG)
 def convention(cfg, obs, opts, n_opts, params, rng):
-    hand = obs[O_HAND]
-    foyer = obs[O_FOYER]
-    sel = obs[O_SEL]
-    norm = obs[O_NORM]
+    hand = obs[L.O_HAND]
+    foyer = obs[L.O_FOYER]
+    sel = obs[L.O_SEL]
+    norm = obs[L.O_NORM]
     cov = covered(norm)
     dbl = double_covered(norm)
     unsafe = foyer & ~cov
     have = popcount(foyer & dbl)
-    short = cfg[C_NEED] - have
-    reinf = cfg[C_REINF_SEL] != 0
-    tie = cfg[C_TIE_DISCARD] != 0
-    per_dim = cfg[C_PER_DIM] != 0               # P3.1a
-    last = popcount(sel) + 1 == SEL_MAX
+    short = cfg[L.C_NEED] - have
+    reinf = cfg[L.C_REINF_SEL] != 0
+    tie = cfg[L.C_TIE_DISCARD] != 0
+    per_dim = cfg[L.C_PER_DIM] != 0               # P3.1a
+    last = popcount(sel) + 1 == L.SEL_MAX
     target, m, _ = selection_target(sel)
     best = -1e18
     bi = 0

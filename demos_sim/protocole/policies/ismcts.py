@@ -89,13 +89,7 @@ from demos_sim.jit import kernel
 from demos_sim.protocole.engine import (
     CTRL_END, apply_play, cards_in_hands, control, deal, finish_turns, next_round, turn_options,
 )
-from demos_sim.protocole.layout import (
-    C_CHECK_OBS, C_FOYER_START, C_LOG, C_MODE, C_N, C_ROUND_CAP, FULL, K_PLAY, MAXOPT, MAXP,
-    O_ALIVE, O_DECKSET, O_FOYER, O_FOYERN, O_GONE, O_HAND, O_HANDN, O_INIT, O_N, O_NORM,
-    O_PLAYED, O_POINTS, O_ROUND, O_SEAT, O_SEL, O_TURN, OBS_LEN, OUT_WIN, R_NWIN, R_OUTCOME,
-    R_WINMASK, RES_LEN, S_ALIVE, S_DEAD, S_DECKSET, S_FOYER, S_GONE, S_HAND, S_INIT, S_NORM,
-    S_PLAYED, S_POINTS, S_ROUND, S_SEL, S_TURN, ST_LEN,
-)
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.observe import observe
 from demos_sim.protocole.policies import N_PARAMS, POLICY_SIG, register
 from demos_sim.protocole.policies.basic import (
@@ -119,7 +113,7 @@ def rollout_policy(cfg, obs, opts, n_opts, params, rng):
     ``convention`` all together) with its registered parameters."""
     if params[ROLL_BASIC] == 0:
         return planner(cfg, obs, opts, n_opts, params, rng)
-    if cfg[C_MODE] == 0:
+    if cfg[L.C_MODE] == 0:
         return cautious(cfg, obs, opts, n_opts, params, rng)
     return convention(cfg, obs, opts, n_opts, params, rng)
 
@@ -153,27 +147,27 @@ def hidden_counts(cfg, obs, cnt):
     round's deal (face-down placements, plus the setup Foyer in round 0),
     ``cnt[2 MAXP + p]`` its older Foyer cards; 0 for the seat itself and for eliminated
     seats. Returns (this round's hidden pool, the older hidden pool) as masks."""
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    alive = obs[O_ALIVE]
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    alive = obs[L.O_ALIVE]
     na = popcount(alive)
-    deckset = obs[O_DECKSET]
-    fs = cfg[C_FOYER_START] if obs[O_ROUND] == 0 else 0
+    deckset = obs[L.O_DECKSET]
+    fs = cfg[L.C_FOYER_START] if obs[L.O_ROUND] == 0 else 0
     each = (popcount(deckset) - fs * na) // max(1, na)      # P1.3 / P4.3 hand size
-    seen = obs[O_HAND] | obs[O_FOYER] | obs[O_SEL] | obs[O_NORM] | obs[O_GONE]
-    for p in range(MAXP):
-        seen |= obs[O_PLAYED + p]
+    seen = obs[L.O_HAND] | obs[L.O_FOYER] | obs[L.O_SEL] | obs[L.O_NORM] | obs[L.O_GONE]
+    for p in range(L.MAXP):
+        seen |= obs[L.O_PLAYED + p]
         cnt[p] = 0
-        cnt[MAXP + p] = 0
-        cnt[2 * MAXP + p] = 0
+        cnt[L.MAXP + p] = 0
+        cnt[2 * L.MAXP + p] = 0
     for p in range(n):
         if p == seat or not (alive >> p) & 1:
             continue
-        cnt[p] = obs[O_HANDN + p]
-        new = fs + (each - obs[O_HANDN + p]) - popcount(obs[O_PLAYED + p])
-        cnt[MAXP + p] = new
-        cnt[2 * MAXP + p] = obs[O_FOYERN + p] - new
-    return deckset & ~seen, FULL & ~deckset & ~seen
+        cnt[p] = obs[L.O_HANDN + p]
+        new = fs + (each - obs[L.O_HANDN + p]) - popcount(obs[L.O_PLAYED + p])
+        cnt[L.MAXP + p] = new
+        cnt[2 * L.MAXP + p] = obs[L.O_FOYERN + p] - new
+    return deckset & ~seen, L.FULL & ~deckset & ~seen
 
 
 @kernel(allocates=True)
@@ -182,24 +176,24 @@ def determinise(cfg, obs, st, rng):
     copied, the hidden cards dealt uniformly from their two pools (module docstring).
     Returns the number of cards left over for the eliminated players' Foyers (≥ 0;
     the rest of each pool must be exactly used: -1 when the counts do not add up)."""
-    for i in range(ST_LEN):
+    for i in range(L.ST_LEN):
         st[i] = 0
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    st[S_ROUND] = obs[O_ROUND]
-    st[S_INIT] = obs[O_INIT]
-    st[S_ALIVE] = obs[O_ALIVE]
-    st[S_SEL] = obs[O_SEL]
-    st[S_NORM] = obs[O_NORM]
-    st[S_GONE] = obs[O_GONE]         # setup removal included: only the checks read it
-    st[S_DECKSET] = obs[O_DECKSET]
-    st[S_TURN] = obs[O_TURN]
-    for p in range(MAXP):
-        st[S_POINTS + p] = obs[O_POINTS + p]
-        st[S_PLAYED + p] = obs[O_PLAYED + p]
-    st[S_HAND + seat] = obs[O_HAND]
-    st[S_FOYER + seat] = obs[O_FOYER]
-    cnt = np.empty(3 * MAXP, np.int64)
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    st[L.S_ROUND] = obs[L.O_ROUND]
+    st[L.S_INIT] = obs[L.O_INIT]
+    st[L.S_ALIVE] = obs[L.O_ALIVE]
+    st[L.S_SEL] = obs[L.O_SEL]
+    st[L.S_NORM] = obs[L.O_NORM]
+    st[L.S_GONE] = obs[L.O_GONE]         # setup removal included: only the checks read it
+    st[L.S_DECKSET] = obs[L.O_DECKSET]
+    st[L.S_TURN] = obs[L.O_TURN]
+    for p in range(L.MAXP):
+        st[L.S_POINTS + p] = obs[L.O_POINTS + p]
+        st[L.S_PLAYED + p] = obs[L.O_PLAYED + p]
+    st[L.S_HAND + seat] = obs[L.O_HAND]
+    st[L.S_FOYER + seat] = obs[L.O_FOYER]
+    cnt = np.empty(3 * L.MAXP, np.int64)
     now, old = hidden_counts(cfg, obs, cnt)
     a, na_ = _deal_pool(now, rng)
     b, nb = _deal_pool(old, rng)
@@ -210,19 +204,19 @@ def determinise(cfg, obs, st, rng):
         if p == seat:
             continue
         h = cnt[p]
-        f1 = cnt[MAXP + p]
-        f0 = cnt[2 * MAXP + p]
+        f1 = cnt[L.MAXP + p]
+        f0 = cnt[2 * L.MAXP + p]
         if h < 0 or f1 < 0 or f0 < 0 or ia + h + f1 > na_ or ib + f0 > nb:
             ok = False
             break
-        st[S_HAND + p] = _take(a, ia, h)
+        st[L.S_HAND + p] = _take(a, ia, h)
         ia += h
-        st[S_FOYER + p] = _take(a, ia, f1) | _take(b, ib, f0)
+        st[L.S_FOYER + p] = _take(a, ia, f1) | _take(b, ib, f0)
         ia += f1
         ib += f0
     if not ok or ia != na_:
         return -1
-    st[S_DEAD] = _take(b, ib, nb - ib)
+    st[L.S_DEAD] = _take(b, ib, nb - ib)
     return nb - ib
 
 
@@ -233,12 +227,12 @@ def roll_turns(cfg, st, obs, opts, rparams, prng, log, seat):
     own pieces (``turn_options``, ``apply_play``, ``finish_turns``, ``observe``), every
     seat's choice by :func:`rollout_policy` called directly (the engine calls policies
     through function pointers, which numba cannot cache inside a policy)."""
-    n = cfg[C_N]
+    n = cfg[L.C_N]
     left = cards_in_hands(st, cfg)
     while left > 0:
-        if st[S_HAND + seat] != 0:
+        if st[L.S_HAND + seat] != 0:
             k = turn_options(st, seat, opts)
-            observe(st, cfg, seat, K_PLAY, obs)
+            observe(st, cfg, seat, L.K_PLAY, obs)
             idx = rollout_policy(cfg, obs, opts, k, rparams, prng)
             apply_play(st, cfg, seat, opts[idx], log)
             left -= 1
@@ -252,31 +246,31 @@ def rollout(cfg, det, st, obs, opts, rparams, prng, log, res, seat, o, key):
     played out with :func:`rollout_policy` at every seat; returns ``seat``'s value
     (module docstring). ``cfg`` must have the check and the log off. Rounds: the
     engine's ``control`` (P4, P5.2–P5.3), ``next_round`` (P4.3) and ``deal`` (P1.3)."""
-    for i in range(ST_LEN):
+    for i in range(L.ST_LEN):
         st[i] = det[i]
-    for i in range(RES_LEN):
+    for i in range(L.RES_LEN):
         res[i] = 0
-    n = cfg[C_N]
+    n = cfg[L.C_N]
     apply_play(st, cfg, seat, o, log)                            # P2.1 the root move
     roll_turns(cfg, st, obs, opts, rparams, prng, log, wrap(seat + 1, n))
     verdict = control(st, cfg, log, res)
-    st[S_ROUND] += 1
+    st[L.S_ROUND] += 1
     while verdict != CTRL_END:
-        if st[S_ROUND] >= cfg[C_ROUND_CAP]:                      # P4.5: truncated, no winner
+        if st[L.S_ROUND] >= cfg[L.C_ROUND_CAP]:                      # P4.5: truncated, no winner
             return 0.0
         next_round(st, cfg, key)                                 # P4.3
         deal(st, cfg, 0, log)
-        roll_turns(cfg, st, obs, opts, rparams, prng, log, st[S_INIT])
+        roll_turns(cfg, st, obs, opts, rparams, prng, log, st[L.S_INIT])
         verdict = control(st, cfg, log, res)
-        st[S_ROUND] += 1
-    if cfg[C_MODE] == 0:                                         # P4.4: M1 share of the win
-        if (res[R_WINMASK] >> seat) & 1:
-            return 1.0 / res[R_NWIN]
+        st[L.S_ROUND] += 1
+    if cfg[L.C_MODE] == 0:                                         # P4.4: M1 share of the win
+        if (res[L.R_WINMASK] >> seat) & 1:
+            return 1.0 / res[L.R_NWIN]
         return 0.0
-    if res[R_OUTCOME] == OUT_WIN:                                # P5.2
+    if res[L.R_OUTCOME] == L.OUT_WIN:                                # P5.2
         fc = 0
         for p in range(n):
-            fc += popcount(st[S_FOYER + p])
+            fc += popcount(st[L.S_FOYER + p])
         return 1.0 + rparams[P_RECORD] * fc
     return 0.0
 
@@ -284,10 +278,10 @@ def rollout(cfg, det, st, obs, opts, rparams, prng, log, res, seat, o, key):
 @kernel(allocates=True)
 def search(cfg, obs, opts, n_opts, params, rng):
     """The searched decision (P2.1): the option index with the best mean rollout value."""
-    seat = obs[O_SEAT]
+    seat = obs[L.O_SEAT]
     first = planner(cfg, obs, opts, n_opts, params, rng)
-    cand = np.empty(MAXOPT, np.int64)
-    tot = np.zeros(MAXOPT, np.float64)
+    cand = np.empty(L.MAXOPT, np.int64)
+    tot = np.zeros(L.MAXOPT, np.float64)
     cand[0] = first
     k = 1
     for i in range(n_opts):
@@ -295,14 +289,14 @@ def search(cfg, obs, opts, n_opts, params, rng):
             cand[k] = i
             k += 1
     rcfg = cfg.copy()
-    rcfg[C_CHECK_OBS] = 0
-    rcfg[C_LOG] = 0
+    rcfg[L.C_CHECK_OBS] = 0
+    rcfg[L.C_LOG] = 0
     rparams = np.zeros(N_PARAMS, np.float64)          # every seat's, in the rollouts
     basic = params[P_ROLL] != 0
     if not basic:
         for j in range(N_PARAMS - 1):
             rparams[j] = params[j]
-    elif cfg[C_MODE] != 0:
+    elif cfg[L.C_MODE] != 0:
         for j in range(len(CONVENTION_PARAMS)):
             rparams[j] = CONVENTION_PARAMS[j]
     else:
@@ -310,15 +304,15 @@ def search(cfg, obs, opts, n_opts, params, rng):
             rparams[j] = CAUTIOUS_PARAMS[j]
     rparams[ROLL_BASIC] = 1.0 if basic else 0.0
     rparams[P_RECORD] = params[P_RECORD]
-    det = np.empty(ST_LEN, np.int64)
-    st = np.empty(ST_LEN, np.int64)
-    robs = np.empty(OBS_LEN, np.int64)
-    ropts = np.empty(MAXOPT, np.int64)
+    det = np.empty(L.ST_LEN, np.int64)
+    st = np.empty(L.ST_LEN, np.int64)
+    robs = np.empty(L.OBS_LEN, np.int64)
+    ropts = np.empty(L.MAXOPT, np.int64)
     prng = np.zeros(1, np.uint64)                     # the rollout policies draw nothing
     log = np.zeros(2, np.int64)
-    res = np.zeros(RES_LEN, np.int64)
+    res = np.zeros(L.RES_LEN, np.int64)
     budget = max(1, int(params[P_BUDGET]))
-    prior = params[P_PRIOR_COOP if cfg[C_MODE] != 0 else P_PRIOR] / np.sqrt(budget)
+    prior = params[P_PRIOR_COOP if cfg[L.C_MODE] != 0 else P_PRIOR] / np.sqrt(budget)
     per = stage_length(k, budget)
     cut = per
     active = k

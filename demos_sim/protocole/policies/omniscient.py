@@ -33,7 +33,7 @@ reference.
 
 from demos_sim.bits import wrap
 from demos_sim.jit import kernel
-from demos_sim.protocole.layout import O_DECKSET, O_GONE, O_HAND, O_N, O_SEAT, O_T_HAND, O_T_ON
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
 
@@ -42,13 +42,13 @@ from demos_sim.protocole.policies.planner import PLANNER_PARAMS, planner
 def next_hand(obs):
     """The hand of the next seat clockwise that will still have a card to play (P2.1:
     empty hands are skipped); the seat's own hand when nobody else has a card."""
-    n = obs[O_N]
-    seat = obs[O_SEAT]
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
     for j in range(1, n):
-        h = obs[O_T_HAND + wrap(seat + j, n)]
+        h = obs[L.O_T_HAND + wrap(seat + j, n)]
         if h != 0:
             return h
-    return obs[O_HAND]
+    return obs[L.O_HAND]
 
 
 @register("omniscient", params=PLANNER_PARAMS,
@@ -58,8 +58,8 @@ def next_hand(obs):
           reference="omniscient")
 @kernel(POLICY_SIG, allocates=True)
 def omniscient(cfg, obs, opts, n_opts, params, rng):
-    if obs[O_T_ON] != 1:                    # no truth block (not a reference seat)
+    if obs[L.O_T_ON] != 1:                    # no truth block (not a reference seat)
         return planner(cfg, obs, opts, n_opts, params, rng)
     o2 = obs.copy()
-    o2[O_GONE] |= obs[O_DECKSET] & ~next_hand(obs)
+    o2[L.O_GONE] |= obs[L.O_DECKSET] & ~next_hand(obs)
     return planner(cfg, o2, opts, n_opts, params, rng)

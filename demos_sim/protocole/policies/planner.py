@@ -22,10 +22,7 @@ import numpy as np
 
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.jit import kernel
-from demos_sim.protocole.layout import (
-    C_MODE, C_NEED, C_PER_DIM, C_REINF_SEL, C_TIE_DISCARD, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_N,
-    O_NORM, O_PLAYED, O_SEL, SEL_MAX,
-)
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.norm import covered, double_covered, norm_keep
 from demos_sim.protocole.policies import POLICY_SIG, register
 from demos_sim.protocole.policies.basic import carries, count_of, attributes_of, selection_target
@@ -40,10 +37,10 @@ PLANNER_PARAMS = (3.0, -3.0, 2.0, 0.1, 0.5, 0.15, 4.0, 7.0, 0.3,
 @kernel
 def unseen_cards(obs):
     """This round's cards the seat has not seen (others' hands and face-down Foyer cards)."""
-    seen = obs[O_HAND] | obs[O_SEL] | obs[O_NORM] | obs[O_GONE] | obs[O_FOYER]
-    for p in range(obs[O_N]):
-        seen |= obs[O_PLAYED + p]
-    return obs[O_DECKSET] & ~seen
+    seen = obs[L.O_HAND] | obs[L.O_SEL] | obs[L.O_NORM] | obs[L.O_GONE] | obs[L.O_FOYER]
+    for p in range(obs[L.O_N]):
+        seen |= obs[L.O_PLAYED + p]
+    return obs[L.O_DECKSET] & ~seen
 
 
 @kernel
@@ -78,7 +75,7 @@ def _look(sel2, norm, unsafe, hand_rest, cov, dbl, foyer, short, unseen, reinf, 
                       "Selection can still resolve")
 @kernel(POLICY_SIG)
 def planner(cfg, obs, opts, n_opts, params, rng):
-    coop = cfg[C_MODE] != 0
+    coop = cfg[L.C_MODE] != 0
     o0 = 0 if not coop else 9                 # weight block of the mode
     safe_w = params[o0 + 0]
     risk_w = params[o0 + 1]
@@ -89,22 +86,22 @@ def planner(cfg, obs, opts, n_opts, params, rng):
     look = params[P_LOOK] if not coop else params[C_LOOK]
     budget = params[P_BUDGET]
     small = params[P_SMALL]
-    hand = obs[O_HAND]
-    foyer = obs[O_FOYER]
-    sel = obs[O_SEL]
-    norm = obs[O_NORM]
+    hand = obs[L.O_HAND]
+    foyer = obs[L.O_FOYER]
+    sel = obs[L.O_SEL]
+    norm = obs[L.O_NORM]
     cov = covered(norm)
     dbl = double_covered(norm)
     unsafe = foyer & ~cov
     have = popcount(foyer & dbl)
-    short = cfg[C_NEED] - have
-    reinf = cfg[C_REINF_SEL] != 0
-    tie = cfg[C_TIE_DISCARD] != 0
-    per_dim = cfg[C_PER_DIM] != 0             # P3.1a
+    short = cfg[L.C_NEED] - have
+    reinf = cfg[L.C_REINF_SEL] != 0
+    tie = cfg[L.C_TIE_DISCARD] != 0
+    per_dim = cfg[L.C_PER_DIM] != 0             # P3.1a
     ns = popcount(sel) + 1                    # Selection size after a play
-    last = ns == SEL_MAX
+    last = ns == L.SEL_MAX
     target, m, _ = selection_target(sel)
-    unseen = unseen_cards(obs) if ns == SEL_MAX - 1 else 0
+    unseen = unseen_cards(obs) if ns == L.SEL_MAX - 1 else 0
     best = -1e18
     bi = 0
     for i in range(n_opts):
@@ -129,7 +126,7 @@ def planner(cfg, obs, opts, n_opts, params, rng):
                     v += fix
                 if popcount(n2) > small:
                     v -= budget
-        elif ns == SEL_MAX - 1 and look > 0:                # one short: every completion
+        elif ns == L.SEL_MAX - 1 and look > 0:                # one short: every completion
             v = look * _look(sel | b, norm, unsafe, hand & ~b, cov, dbl, foyer, short,
                              unseen & ~b, reinf, tie, per_dim, coop, fix, handcov, budget, small)
         else:

@@ -86,12 +86,7 @@ import numpy as np
 from demos_sim.bits import lowest_bit, popcount
 from demos_sim.halving import keep_better_half, stage_length
 from demos_sim.jit import kernel
-from demos_sim.protocole.layout import (
-    C_FOYER_START, C_LOG, C_CHECK_OBS, C_MODE, C_NEED, C_SCOPE_TEAM, MAXOPT, MAXP,
-    O_ALIVE, O_DECKSET, O_FOYER, O_GONE, O_HAND, O_INIT, O_N, O_NORM, O_PLAYED, O_POINTS,
-    O_ROUND, O_SEAT, O_SEL, O_TURN, OBS_LEN, RES_LEN, S_ALIVE, S_DEAD, S_DECKSET, S_FOYER,
-    S_GONE, S_HAND, S_INIT, S_NORM, S_PLAYED, S_POINTS, S_ROUND, S_SEL, S_TURN, ST_LEN,
-)
+from demos_sim.protocole import layout as L
 from demos_sim.protocole.norm import covered, double_covered
 from demos_sim.protocole.policies import N_PARAMS, POLICY_SIG, register
 from demos_sim.protocole.policies.basic import CONVENTION_PARAMS, attributes_of, convention
@@ -167,8 +162,8 @@ def play_evidence(cfg, obs, p, hand, foyer, before, placed, bparams):
     where ``p`` holds ``hand`` and the Foyer ``foyer`` (module docstring). ``before``: the
     Foyer cards ``p`` surely held at those plays (its older cards, and its setup cards
     in round 0); ``placed``: the cards it added face down this round."""
-    norm = obs[O_NORM]
-    plays = obs[O_PLAYED + p] & obs[O_SEL]
+    norm = obs[L.O_NORM]
+    plays = obs[L.O_PLAYED + p] & obs[L.O_SEL]
     if norm == 0 or plays == 0:
         return 0
     cov = covered(norm)
@@ -176,7 +171,7 @@ def play_evidence(cfg, obs, p, hand, foyer, before, placed, bparams):
     bank = -1e18                                   # the least a card to the Foyer scored
     if hand & dbl:
         bank = bparams[0] + bparams[5]
-    elif (hand & cov) and popcount(before & dbl) >= cfg[C_NEED]:
+    elif (hand & cov) and popcount(before & dbl) >= cfg[L.C_NEED]:
         bank = bparams[0]
     fix = bparams[2]
     handcov = bparams[3]
@@ -211,39 +206,39 @@ def sample_world(cfg, obs, st, rng, eps, belief, bparams):
     drawn from the belief (B1, B2; uniform when ``belief`` is false). Returns the world's
     weight (B3: ``eps`` per play against the blueprint; 1 otherwise), or -1.0 when the
     public counts do not add up."""
-    for i in range(ST_LEN):
+    for i in range(L.ST_LEN):
         st[i] = 0
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    coop = cfg[C_MODE] != 0
-    st[S_ROUND] = obs[O_ROUND]
-    st[S_INIT] = obs[O_INIT]
-    st[S_ALIVE] = obs[O_ALIVE]
-    st[S_SEL] = obs[O_SEL]
-    st[S_NORM] = obs[O_NORM]
-    st[S_GONE] = obs[O_GONE]
-    st[S_DECKSET] = obs[O_DECKSET]
-    st[S_TURN] = obs[O_TURN]
-    for p in range(MAXP):
-        st[S_POINTS + p] = obs[O_POINTS + p]
-        st[S_PLAYED + p] = obs[O_PLAYED + p]
-    st[S_HAND + seat] = obs[O_HAND]
-    st[S_FOYER + seat] = obs[O_FOYER]
-    cnt = np.empty(3 * MAXP, np.int64)
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    coop = cfg[L.C_MODE] != 0
+    st[L.S_ROUND] = obs[L.O_ROUND]
+    st[L.S_INIT] = obs[L.O_INIT]
+    st[L.S_ALIVE] = obs[L.O_ALIVE]
+    st[L.S_SEL] = obs[L.O_SEL]
+    st[L.S_NORM] = obs[L.O_NORM]
+    st[L.S_GONE] = obs[L.O_GONE]
+    st[L.S_DECKSET] = obs[L.O_DECKSET]
+    st[L.S_TURN] = obs[L.O_TURN]
+    for p in range(L.MAXP):
+        st[L.S_POINTS + p] = obs[L.O_POINTS + p]
+        st[L.S_PLAYED + p] = obs[L.O_PLAYED + p]
+    st[L.S_HAND + seat] = obs[L.O_HAND]
+    st[L.S_FOYER + seat] = obs[L.O_FOYER]
+    cnt = np.empty(3 * L.MAXP, np.int64)
     now, old = hidden_counts(cfg, obs, cnt)
-    fs = cfg[C_FOYER_START] if obs[O_ROUND] == 0 else 0
+    fs = cfg[L.C_FOYER_START] if obs[L.O_ROUND] == 0 else 0
     placed_tot = 0
     for p in range(n):
-        if p == seat or not (obs[O_ALIVE] >> p) & 1:
+        if p == seat or not (obs[L.O_ALIVE] >> p) & 1:
             continue
-        if cnt[p] < 0 or cnt[MAXP + p] < fs or cnt[2 * MAXP + p] < 0:
+        if cnt[p] < 0 or cnt[L.MAXP + p] < fs or cnt[2 * L.MAXP + p] < 0:
             return -1.0
-        placed_tot += cnt[MAXP + p] - fs
+        placed_tot += cnt[L.MAXP + p] - fs
     # B1: the face-down placements first, from the posterior; the rest uniform
     placed = np.empty(36, np.int64)
     rest = np.empty(36, np.int64)
     if belief:
-        cov = covered(obs[O_NORM])
+        cov = covered(obs[L.O_NORM])
         unc_l = np.empty(36, np.int64)
         cov_l = np.empty(36, np.int64)
         nu = _to_list(now & ~cov, unc_l)
@@ -271,22 +266,22 @@ def sample_world(cfg, obs, st, rng, eps, belief, bparams):
             rest[i] = rest[placed_tot + i]
         nr -= placed_tot
     shuffle_inplace(rest, nr, rng, 0)
-    before = np.zeros(MAXP, np.int64)             # Foyer cards held since the round began
-    placedm = np.zeros(MAXP, np.int64)            # … and added face down this round
+    before = np.zeros(L.MAXP, np.int64)             # Foyer cards held since the round began
+    placedm = np.zeros(L.MAXP, np.int64)            # … and added face down this round
     ia = 0
     ip = 0
     for p in range(n):
-        if p == seat or not (obs[O_ALIVE] >> p) & 1:
+        if p == seat or not (obs[L.O_ALIVE] >> p) & 1:
             continue
         h = cnt[p]
-        pl = cnt[MAXP + p] - fs
+        pl = cnt[L.MAXP + p] - fs
         if ia + h + fs > nr:
             return -1.0
-        st[S_HAND + p] = _take(rest, ia, h)
+        st[L.S_HAND + p] = _take(rest, ia, h)
         ia += h
         before[p] = _take(rest, ia, fs)
         placedm[p] = _take(placed, ip, pl)
-        st[S_FOYER + p] = before[p] | placedm[p]
+        st[L.S_FOYER + p] = before[p] | placedm[p]
         ia += fs
         ip += pl
     if ia != nr:
@@ -296,42 +291,42 @@ def sample_world(cfg, obs, st, rng, eps, belief, bparams):
     nb = _to_list(old, old_l)
     need_tot = 0
     for p in range(n):
-        if p != seat and (obs[O_ALIVE] >> p) & 1:
-            need_tot += cnt[2 * MAXP + p]
+        if p != seat and (obs[L.O_ALIVE] >> p) & 1:
+            need_tot += cnt[2 * L.MAXP + p]
     if need_tot > nb:
         return -1.0
-    check = belief and obs[O_ROUND] > 0
-    last_cov = covered(obs[O_DECKSET])
-    last_dbl = double_covered(obs[O_DECKSET])
-    per_seat = coop and cfg[C_SCOPE_TEAM] == 0
+    check = belief and obs[L.O_ROUND] > 0
+    last_cov = covered(obs[L.O_DECKSET])
+    last_dbl = double_covered(obs[L.O_DECKSET])
+    per_seat = coop and cfg[L.C_SCOPE_TEAM] == 0
     for _ in range(MAX_TRIES):
         shuffle_inplace(old_l, nb, rng, 0)
         ok = True
         ib = 0
         for p in range(n):
-            if p == seat or not (obs[O_ALIVE] >> p) & 1:
+            if p == seat or not (obs[L.O_ALIVE] >> p) & 1:
                 continue
-            f0 = cnt[2 * MAXP + p]
+            f0 = cnt[2 * L.MAXP + p]
             m = _take(old_l, ib, f0)
             ib += f0
             if check and ((m & ~last_cov) != 0
-                          or (per_seat and popcount(m & last_dbl) < cfg[C_NEED])):
+                          or (per_seat and popcount(m & last_dbl) < cfg[L.C_NEED])):
                 ok = False
-            st[S_FOYER + p] |= m
+            st[L.S_FOYER + p] |= m
         if ok or not check:
             break
         for p in range(n):                      # undo and redeal
-            if p != seat and (obs[O_ALIVE] >> p) & 1:
-                st[S_FOYER + p] &= ~_take(old_l, 0, nb)
+            if p != seat and (obs[L.O_ALIVE] >> p) & 1:
+                st[L.S_FOYER + p] &= ~_take(old_l, 0, nb)
     ib = need_tot
-    st[S_DEAD] = _take(old_l, ib, nb - ib)
+    st[L.S_DEAD] = _take(old_l, ib, nb - ib)
     if not (belief and coop):
         return 1.0
     w = 1.0
     for p in range(n):                          # B3
-        if p != seat and (obs[O_ALIVE] >> p) & 1:
-            bad = play_evidence(cfg, obs, p, st[S_HAND + p], st[S_FOYER + p],
-                                before[p] | (st[S_FOYER + p] & ~obs[O_DECKSET]),
+        if p != seat and (obs[L.O_ALIVE] >> p) & 1:
+            bad = play_evidence(cfg, obs, p, st[L.S_HAND + p], st[L.S_FOYER + p],
+                                before[p] | (st[L.S_FOYER + p] & ~obs[L.O_DECKSET]),
                                 placedm[p], bparams)
             for _ in range(bad):
                 w *= eps
@@ -342,8 +337,8 @@ def sample_world(cfg, obs, st, rng, eps, belief, bparams):
 def search(cfg, obs, opts, n_opts, params, rng):
     """The decision (module docstring): the blueprint's option index unless another
     option's weighted mean rollout value beats it by the margin."""
-    seat = obs[O_SEAT]
-    coop = cfg[C_MODE] != 0
+    seat = obs[L.O_SEAT]
+    coop = cfg[L.C_MODE] != 0
     bparams = np.zeros(N_PARAMS, np.float64)       # the blueprint's, every seat's in rollouts
     if coop:
         for j in range(len(CONVENTION_PARAMS)):
@@ -354,8 +349,8 @@ def search(cfg, obs, opts, n_opts, params, rng):
         for j in range(len(PLANNER_PARAMS)):
             bparams[j] = params[j]
         first = planner(cfg, obs, opts, n_opts, bparams, rng)
-    cand = np.empty(MAXOPT, np.int64)
-    tot = np.zeros(MAXOPT, np.float64)
+    cand = np.empty(L.MAXOPT, np.int64)
+    tot = np.zeros(L.MAXOPT, np.float64)
     cand[0] = first
     k = 1
     for i in range(n_opts):
@@ -363,15 +358,15 @@ def search(cfg, obs, opts, n_opts, params, rng):
             cand[k] = i
             k += 1
     rcfg = cfg.copy()
-    rcfg[C_CHECK_OBS] = 0
-    rcfg[C_LOG] = 0
-    det = np.empty(ST_LEN, np.int64)
-    st = np.empty(ST_LEN, np.int64)
-    robs = np.empty(OBS_LEN, np.int64)
-    ropts = np.empty(MAXOPT, np.int64)
+    rcfg[L.C_CHECK_OBS] = 0
+    rcfg[L.C_LOG] = 0
+    det = np.empty(L.ST_LEN, np.int64)
+    st = np.empty(L.ST_LEN, np.int64)
+    robs = np.empty(L.OBS_LEN, np.int64)
+    ropts = np.empty(L.MAXOPT, np.int64)
     prng = np.zeros(1, np.uint64)                  # the blueprints draw nothing
     log = np.zeros(2, np.int64)
-    res = np.zeros(RES_LEN, np.int64)
+    res = np.zeros(L.RES_LEN, np.int64)
     budget = max(1, int(params[P_BUDGET]))
     belief = params[P_UNIFORM] == 0
     eps = params[P_EPS]

@@ -63,8 +63,7 @@ def _capture(fn):
     decision: the index answered, the number of options, the options, the observation)."""
     if fn in _WRAPPED:
         return _WRAPPED[fn]
-    from numba import njit
-
+    from demos_sim.jit import kernel
     from demos_sim.registry import N_PARAMS, POLICY_SIG
 
     rec, head, maxopt, obs_len, most = _sizes()
@@ -83,7 +82,7 @@ def _capture(fn):
         params[N_PARAMS] = k + 1
         return idx
 
-    _WRAPPED[fn] = njit(POLICY_SIG)(captured)
+    _WRAPPED[fn] = kernel(POLICY_SIG, allocates=True, cache=False)(captured)
     return _WRAPPED[fn]
 
 

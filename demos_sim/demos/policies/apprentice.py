@@ -55,14 +55,9 @@ computed at four point floors.
 """
 
 import numpy as np
-from numba import njit
 
 from demos_sim.bits import popcount, wrap
-from demos_sim.demos.layout import (
-    C_MODE, DECK_TOP, K_PUBLIC, K_SECRET, K_UNAN, K_VETO, MAXOPT, MEDIA0, NFIG,
-    O_CUM, O_DEALER, O_FAV, O_HAND, O_KIND, O_N, O_PILE_LEFT, O_ROUND, O_SEAT, O_SEC_TAKE,
-    O_SIDE, O_TABLE, O_VETOES,
-)
+from demos_sim.demos import layout as L
 from demos_sim.demos.policies import POLICY_SIG, register
 from demos_sim.demos.policies.apprentice_weights import WEIGHTS
 from demos_sim.demos.policies.basic import scoring_rules, team_hand_value, value4, value5
@@ -73,6 +68,7 @@ from demos_sim.demos.policies.heuristic import (
 )
 from demos_sim.demos.policies.teamplay import veto_shift
 from demos_sim.demos.scoring import best_combo, max_suit_count
+from demos_sim.jit import kernel
 
 NF = 32                     # features an option (the veto uses the first NV_USED)
 WIDTH = 8                   # options scored in a discard turn (the search's root width)
@@ -117,20 +113,20 @@ P_LEARNED_VETO = len(HEURISTIC_PARAMS)      # 1: play the learned veto; 0: heuri
 APPRENTICE_PARAMS = tuple(HEURISTIC_PARAMS) + (0.0,)
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _place(obs):
     """The seat's place in the round's action order (dealer's left first), 0 … n-1."""
-    return wrap(obs[O_SEAT] - obs[O_DEALER] - 1 + obs[O_N], obs[O_N])
+    return wrap(obs[L.O_SEAT] - obs[L.O_DEALER] - 1 + obs[L.O_N], obs[L.O_N])
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def table_signals(obs):
     """(opponents who passed in the secret turn, opponents who took a face-up card
     there, opposing sides holding a veto, the seat's lead in points over the best
     opponent, the seat's side's size): what the others showed this round (D3.3)."""
-    n = obs[O_N]
-    seat = obs[O_SEAT]
-    me = obs[O_SIDE + seat]
+    n = obs[L.O_N]
+    seat = obs[L.O_SEAT]
+    me = obs[L.O_SIDE + seat]
     passed = 0
     took = 0
     vet = 0
@@ -138,43 +134,43 @@ def table_signals(obs):
     size = 0
     sides = 0
     for p in range(n):
-        if obs[O_SIDE + p] == me:
+        if obs[L.O_SIDE + p] == me:
             size += 1
             continue
-        t = obs[O_SEC_TAKE + p]
+        t = obs[L.O_SEC_TAKE + p]
         if t == -1:
             passed += 1
         elif 0 <= t < 40:
             took += 1
-        if obs[O_VETOES + p] > 0 and not (sides >> obs[O_SIDE + p]) & 1:
+        if obs[L.O_VETOES + p] > 0 and not (sides >> obs[L.O_SIDE + p]) & 1:
             vet += 1
-        sides |= 1 << obs[O_SIDE + p]
-        best = max(best, obs[O_CUM + p])
-    return passed, took, vet, obs[O_CUM + seat] - best, size
+        sides |= 1 << obs[L.O_SIDE + p]
+        best = max(best, obs[L.O_CUM + p])
+    return passed, took, vet, obs[L.O_CUM + seat] - best, size
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def option_features(cfg, obs, opts, n_opts, params, cand, F):
     """Score rows of a discard turn: ``cand[:k]`` the option indices (best static value
     first), ``F[:k]`` their features (module docstring); returns ``k`` (at most WIDTH)."""
-    kind = obs[O_KIND]
-    seat = obs[O_SEAT]
-    n = obs[O_N]
+    kind = obs[L.O_KIND]
+    seat = obs[L.O_SEAT]
+    n = obs[L.O_N]
     sr = scoring_rules(cfg)
-    h = obs[O_HAND]
-    fav = obs[O_FAV + seat]
+    h = obs[L.O_HAND]
+    fav = obs[L.O_FAV + seat]
     fl = params[P_FLOOR]
     unseen = unseen_cards(cfg, obs)
     nu = popcount(unseen)
     notake = params[P_NOTAKE] > 0
-    useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[O_TABLE]
+    useful = 0 if notake else completing_cards(h, sr[0] == 1) & obs[L.O_TABLE]
     kd0, sc0, cm0 = best_combo(h, sr, fav)
     passed, took, oppvet, lead, size = table_signals(obs)
     strong = (passed + took) / max(1, n - size)
-    npile = NFIG if sr[0] == 1 else MEDIA0
-    late = 1.0 - obs[O_PILE_LEFT] / npile
+    npile = L.NFIG if sr[0] == 1 else L.MEDIA0
+    late = 1.0 - obs[L.O_PILE_LEFT] / npile
     place = _place(obs) / max(1, n - 1)
-    ownveto = 1.0 if obs[O_VETOES + seat] > 0 else 0.0
+    ownveto = 1.0 if obs[L.O_VETOES + seat] > 0 else 0.0
     leadf = max(-1.0, min(1.0, lead / 50.0))
     horizon = params[P_HORIZON]
     k = 0
@@ -183,22 +179,22 @@ def option_features(cfg, obs, opts, n_opts, params, cand, F):
         is_pass = 0.0
         is_take = 0.0
         d = -1
-        if kind == K_PUBLIC:
+        if kind == L.K_PUBLIC:
             d = o
-            t = DECK_TOP
+            t = L.DECK_TOP
         elif o < 0:
             is_pass = 1.0
             t = -1
         else:
             d = o // 64
             t = o % 64
-            if t != DECK_TOP:
+            if t != L.DECK_TOP:
                 if not (useful >> t) & 1:
                     continue
                 is_take = 1.0
         for j in range(NF):
             F[k, j] = 0.0
-        if t == DECK_TOP:
+        if t == L.DECK_TOP:
             h4 = h & ~(np.int64(1) << d)
             ev, base, outs = blind_ev(sr, h4, fav, unseen, nu, fl)
             ev_hi = blind_ev(sr, h4, fav, unseen, nu, FLOOR_HI)[0]
@@ -256,7 +252,7 @@ def option_features(cfg, obs, opts, n_opts, params, cand, F):
         F[k, F_TAKE_LATE] = is_take * late
         F[k, F_DECK_LATE] = is_deck * late
         # heuristic's own value of the option: the look-ahead and shape in the public turn
-        F[k, F_HEUR] = (hz + params[P_SHAPE] * F[k, F_SHAPE] if kind == K_PUBLIC
+        F[k, F_HEUR] = (hz + params[P_SHAPE] * F[k, F_SHAPE] if kind == L.K_PUBLIC
                         else static) + 0.0001 * (10 - max(d, 0) % 10)
         cand[k] = i
         k += 1
@@ -285,53 +281,53 @@ def option_features(cfg, obs, opts, n_opts, params, cand, F):
     return width
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def veto_features(cfg, obs, params, f):
     """The row of the option "veto" (D3.4.1) into ``f[:NF]`` (module docstring)."""
-    seat = obs[O_SEAT]
-    n = obs[O_N]
+    seat = obs[L.O_SEAT]
+    n = obs[L.O_N]
     sr = scoring_rules(cfg)
     for j in range(NF):
         f[j] = 0.0
     v0 = team_hand_value(sr, obs, seat)
     thr = params[P_VETO_AT]
-    if obs[O_PILE_LEFT] <= n:
+    if obs[L.O_PILE_LEFT] <= n:
         thr -= params[P_LATE]
     if params[P_LEGACY] == 0:
         thr += veto_shift(cfg, obs, seat, params[P_VETO_SPEND], params[P_VETO_FREE])
     need = need_of(obs, seat)
     hthr = thr
-    if cfg[C_MODE] == 0 and v0 >= thr and v0 < thr + params[P_NEED]:
+    if cfg[L.C_MODE] == 0 and v0 >= thr and v0 < thr + params[P_NEED]:
         hthr = thr + params[P_NEED] * (1.0 - need)
-    kd, sc, cm = best_combo(obs[O_HAND], sr, obs[O_FAV + seat])
+    kd, sc, cm = best_combo(obs[L.O_HAND], sr, obs[L.O_FAV + seat])
     passed, took, oppvet, lead, size = table_signals(obs)
     # opposing sides asked after this seat that hold a veto, and those that showed
     # strength (a member passed or took a face-up card in the secret turn)
-    dealer = obs[O_DEALER]
+    dealer = obs[L.O_DEALER]
     me = _place(obs)
-    asked = 1 << obs[O_SIDE + seat]
+    asked = 1 << obs[L.O_SIDE + seat]
     for j in range(me):
-        asked |= 1 << obs[O_SIDE + wrap(dealer + 1 + j, n)]
+        asked |= 1 << obs[L.O_SIDE + wrap(dealer + 1 + j, n)]
     to_ask = 0
     to_ask_strong = 0
     for j in range(me + 1, n):
         q = wrap(dealer + 1 + j, n)
-        s = obs[O_SIDE + q]
+        s = obs[L.O_SIDE + q]
         if (asked >> s) & 1:
             continue
         asked |= 1 << s
-        if obs[O_VETOES + q] <= 0:
+        if obs[L.O_VETOES + q] <= 0:
             continue
         to_ask += 1
         for p in range(n):
-            t = obs[O_SEC_TAKE + p]
-            if obs[O_SIDE + p] == s and (t == -1 or 0 <= t < 40):
+            t = obs[L.O_SEC_TAKE + p]
+            if obs[L.O_SIDE + p] == s and (t == -1 or 0 <= t < 40):
                 to_ask_strong += 1
                 break
-    npile = NFIG if sr[0] == 1 else MEDIA0
-    rounds = max(1, obs[O_PILE_LEFT])
-    left = obs[O_VETOES + seat]
-    own = obs[O_SEC_TAKE + seat]
+    npile = L.NFIG if sr[0] == 1 else L.MEDIA0
+    rounds = max(1, obs[L.O_PILE_LEFT])
+    left = obs[L.O_VETOES + seat]
+    own = obs[L.O_SEC_TAKE + seat]
     nopp = max(1, n - size)
     f[V_BIAS] = 1.0
     f[V_VALUE] = v0 / 10.0
@@ -339,8 +335,8 @@ def veto_features(cfg, obs, params, f):
     f[V_HEUR] = 1.0 if v0 >= hthr else 0.0
     f[V_MARGIN] = max(-3.0, min(3.0, (v0 - hthr) / 10.0))
     f[V_CARRE] = 1.0 if kd == 2 else 0.0
-    f[V_PILE] = obs[O_PILE_LEFT] / npile
-    f[V_LATE] = 1.0 if obs[O_PILE_LEFT] <= n else 0.0
+    f[V_PILE] = obs[L.O_PILE_LEFT] / npile
+    f[V_LATE] = 1.0 if obs[L.O_PILE_LEFT] <= n else 0.0
     f[V_LEFT] = min(left, 3) / 3.0
     f[V_PER_ROUND] = min(1.0, left / rounds)
     f[V_OPP_PASS] = passed / nopp
@@ -353,30 +349,30 @@ def veto_features(cfg, obs, params, f):
     f[V_PLACE] = me / max(1, n - 1)
     f[V_OWN_PASS] = 1.0 if own == -1 else 0.0
     f[V_OWN_TAKE] = 1.0 if 0 <= own < 40 else 0.0
-    f[V_TEAM] = 1.0 if cfg[C_MODE] != 0 else 0.0
-    f[V_ROUND] = obs[O_ROUND] / 10.0
+    f[V_TEAM] = 1.0 if cfg[L.C_MODE] != 0 else 0.0
+    f[V_ROUND] = obs[L.O_ROUND] / 10.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@kernel(inline=True)
 def block_of(kind):
     """The weight row of a decision kind (-1: not learned)."""
-    if kind == K_PUBLIC:
+    if kind == L.K_PUBLIC:
         return B_PUBLIC
-    if kind == K_SECRET:
+    if kind == L.K_SECRET:
         return B_SECRET
-    if kind == K_UNAN:
+    if kind == L.K_UNAN:
         return B_UNAN
-    if kind == K_VETO:
+    if kind == L.K_VETO:
         return B_VETO
     return -1
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def choose(cfg, obs, opts, n_opts, params, W):
     """The option of highest score under the weights ``W`` (len(BLOCKS), NF) in a learned
     decision (public, secret, unanimous, veto)."""
-    kind = obs[O_KIND]
-    if kind == K_VETO:
+    kind = obs[L.O_KIND]
+    if kind == L.K_VETO:
         if params[P_NOVETO] > 0:
             return 0
         f = np.empty(NF, np.float64)
@@ -386,8 +382,8 @@ def choose(cfg, obs, opts, n_opts, params, W):
             s += f[j] * W[B_VETO, j]
         return 1 if s > 0.0 else 0
     b = block_of(kind)
-    F = np.empty((MAXOPT, NF), np.float64)
-    cand = np.empty(MAXOPT, np.int64)
+    F = np.empty((L.MAXOPT, NF), np.float64)
+    cand = np.empty(L.MAXOPT, np.int64)
     k = option_features(cfg, obs, opts, n_opts, params, cand, F)
     if k == 0:
         return 0
@@ -408,10 +404,10 @@ def choose(cfg, obs, opts, n_opts, params, W):
                       "ismcts@256's choices (demos-sim train-apprentice); the veto and the "
                       "rest heuristic",
           flags={"noveto": P_NOVETO, "notake": P_NOTAKE, "nomedia": P_NOMEDIA})
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def apprentice_policy(cfg, obs, opts, n_opts, params, rng):
-    kind = obs[O_KIND]
-    if kind == K_PUBLIC or kind == K_SECRET or kind == K_UNAN or (
-            kind == K_VETO and params[P_LEARNED_VETO] > 0):
+    kind = obs[L.O_KIND]
+    if kind == L.K_PUBLIC or kind == L.K_SECRET or kind == L.K_UNAN or (
+            kind == L.K_VETO and params[P_LEARNED_VETO] > 0):
         return choose(cfg, obs, opts, n_opts, params, APPRENTICE_W)
     return heuristic_policy(cfg, obs, opts, n_opts, params, rng)

@@ -35,7 +35,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from demos_sim import ConfigError
 from demos_sim.demos import layout as L
@@ -45,6 +44,7 @@ from demos_sim.demos.policies.apprentice import (
     choose, option_features, veto_features,
 )
 from demos_sim.demos.policies.heuristic import heuristic_policy
+from demos_sim.jit import kernel
 from demos_sim.registry import N_PARAMS
 from demos_sim.rng import derive
 
@@ -69,7 +69,7 @@ SCHEDULE = (("full", "individual", 4), ("full", "individual", 4), ("full", "2v2"
             ("full", "individual", 4), ("full", "2v2+1", 5), ("simplified", "individual", 4))
 
 
-@njit(POLICY_SIG, cache=True)
+@kernel(POLICY_SIG, allocates=True)
 def recorder_policy(cfg, obs, opts, n_opts, params, rng):
     """Copy a learned decision into the row's buffer, then play the behaviour policy."""
     kind = obs[L.O_KIND]
@@ -103,7 +103,7 @@ def label_all(teacher, cfg, obs, opts, nopts, tparams, keys, out):
         out[i] = teacher(cfg, obs[i], opts[i], np.int64(nopts[i]), tparams.copy(), rng)
 
 
-@njit(cache=True)
+@kernel(allocates=True)
 def features_all(cfg, obs, opts, nopts, params, labels, X, M, Y, B):
     """Rows of the fit: ``X[i, :k]`` the features of the options the apprentice scores,
     ``M`` 1 where an option is, ``Y`` the teacher's option among them (-1: not among

@@ -164,7 +164,7 @@ def test_a_pass_points_to_a_made_hand():
     pos = position(**UNANIMOUS)
     hands, w, ess = _weighted(pos, 3)
     sr = scoring_rules(pos.cfg)
-    made = np.array([best_combo(int(h), *sr[:5], -1, sr[5])[0] > 0 for h in hands], float)
+    made = np.array([best_combo(int(h), sr, -1)[0] > 0 for h in hands], float)
     assert w @ made - made.mean() > 0.10, (w @ made, made.mean())
 
 
@@ -209,3 +209,40 @@ def test_belief_beats_a_planted_weak_policy():
     w = m.a.sum() / s.sum()
     se = float((m.a - w * s).std(ddof=1)) / (s.mean() * math.sqrt(len(s)))
     assert w - 3.0 * se > 0.5, (w, se)
+
+
+def _game_value(figs, cum, keys, kinds, scores, pile=6, seat=0):
+    from demos_sim.demos.policies.ismcts import RKD, RKEY, RSC, game_value
+    n = len(figs)
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_N] = n
+    obs[L.O_DEALER] = n - 1                       # seat 0 acts first (D3.2 order)
+    obs[L.O_PILE_LEFT] = pile
+    ws = np.zeros(WS_LEN, np.int64)
+    for p in range(n):
+        obs[L.O_NFIG + p] = figs[p]
+        obs[L.O_CUM + p] = cum[p]
+        ws[RKEY + p] = keys[p]
+        ws[RKD + p] = kinds[p]
+        ws[RSC + p] = scores[p]
+    return game_value(obs, ws, n, seat, max(keys))
+
+
+def test_game_value_reads_the_round_as_the_election_does():
+    """belief_game's value of a round (D4.5 figures to the winners, D4.7 points): winning
+    beats losing, a Carré's two figures beat one (while the pile holds two), an opponent's
+    win costs, and the points of the round count (D7.3 breaks ties on points)."""
+    base = dict(figs=[2, 2, 2, 2], cum=[40, 40, 40, 40], kinds=[1, 1, 1, 1],
+                scores=[15, 15, 15, 15])
+    win = _game_value(keys=[9, 5, 4, 3], **base)
+    lose = _game_value(keys=[3, 9, 4, 5], **base)
+    assert win > lose
+    carre = _game_value(keys=[9, 5, 4, 3], **{**base, "kinds": [2, 1, 1, 1]})
+    assert carre > win
+    last = _game_value(keys=[9, 5, 4, 3], pile=1, **{**base, "kinds": [2, 1, 1, 1]})
+    last_run = _game_value(keys=[9, 5, 4, 3], pile=1, **base)
+    assert last == pytest.approx(last_run)            # one figure left: a Carré gets one
+    nobody = _game_value(keys=[-1, -1, -1, -1], **base)
+    assert lose < nobody < win
+    more_points = _game_value(keys=[3, 9, 4, 5], **{**base, "scores": [25, 15, 15, 15]})
+    assert more_points > lose

@@ -257,9 +257,12 @@ def _importing_module() -> str:
 def declarations(registry: PolicyRegistry) -> list[Declared]:
     """Every built-in policy of ``registry`` as a :class:`Declared` row, in name order,
     read from the registered policies (imports every built-in module: compiles on a cold
-    cache). What ``python -m demos_sim.declare`` writes into ``declared.py``."""
+    cache). What ``python -m demos_sim.declare`` writes into ``declared.py``. Policies
+    registered from outside the package (plugins, tests, the bot guide's examples) are
+    not built-in and are left out, whatever else the process registered before."""
     registry._load_builtins()
-    return [registry.describe(n) for n in sorted(registry._policies)]
+    rows = [registry.describe(n) for n in sorted(registry._policies)]
+    return [d for d in rows if d.module.startswith("demos_sim.")]
 
 
 def declaration_source(registry: PolicyRegistry, command: str) -> str:

@@ -245,10 +245,12 @@ def test_progress_bar_on_a_terminal_only(tmp_path, capsys):
     assert _run_on_a_terminal(args + [str(tmp_path / "b"), "--quiet"]) == ""
     assert main(args + [str(tmp_path / "c")]) == 0        # not a terminal: no bar
     out, err = capsys.readouterr()
-    # off a terminal, whole progress lines only (one per tenth, none within 10 s of the
-    # start: a fast run shows none): tests/runner/test_progress.py
-    assert "\r" not in err and all(line.startswith("smoke: ") and " of 18,000 games (" in line
-                                    for line in err.splitlines())
+    # off a terminal, whole lines only: first what is to be played, then progress lines
+    # (one per tenth, none within 10 s of the start: a fast run shows none):
+    # tests/runner/test_progress.py
+    lines = err.splitlines()
+    assert "\r" not in err and lines[0].startswith("smoke: 18,000 games to play")
+    assert all(line.startswith("smoke: ") and " of 18,000 games (" in line for line in lines[1:])
     assert "experiment smoke" in out and "games/s" in out
 
 

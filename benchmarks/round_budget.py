@@ -138,7 +138,7 @@ def _loop_best_combo(calls, hands, sr):
     m = hands.shape[0]
     for i in range(calls):
         h = hands[(i + s) % m]
-        kd, sc, cm = best_combo(h, sr[0], sr[1], sr[2], sr[3], sr[4], -1, sr[5])
+        kd, sc, cm = best_combo(h, sr, -1)
         s += round_key(h, kd, sc, cm) & 1
     return s
 

@@ -52,12 +52,11 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.policies.basic import (
     GREEDY_PARAMS, P_DRAW_WEIGHT, blind_value, value5,
 )
+from demos_sim.demos.policies.heuristic import unseen_cards
 from demos_sim.demos.scoring import best_combo, max_suit_count, scoring_rules, total_value
 from demos_sim.jit import kernel
 from demos_sim.rng import below
 
-ALL_FULL = (1 << 40) - 1
-NO_ACES = ALL_FULL & ~((1 << 0) | (1 << 10) | (1 << 20) | (1 << 30))
 DRAW_W = GREEDY_PARAMS[P_DRAW_WEIGHT]
 
 # one world of the pool: hands by seat, secret discards by seat (-1: none or a pass),
@@ -244,11 +243,11 @@ def tables_at_turns(obs, tabs):
 
 @kernel
 def unseen_list(cfg, obs, u):
-    """The cards ``obs``'s seat has not seen into ``u``; returns how many."""
-    known = obs[L.O_HAND] | obs[L.O_FACEUP] | obs[L.O_OWN_OUT]
+    """The cards ``obs``'s seat has not seen into ``u`` (heuristic's unseen cards less a
+    teammate's hand shown under ``team_talk = hands``, D9.2); returns how many."""
+    unseen = unseen_cards(cfg, obs)
     for p in range(obs[L.O_N]):
-        known |= obs[L.O_MATE_HAND + p]
-    unseen = (ALL_FULL if cfg[L.C_RULES] == 0 else NO_ACES) & ~known
+        unseen &= ~obs[L.O_MATE_HAND + p]
     nu = 0
     while unseen:
         u[nu] = lowest_bit(unseen)

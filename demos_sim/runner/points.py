@@ -107,12 +107,15 @@ def _task_digest(base: dict, point_doc: dict, chunk: int, first: int, count: int
 
 def play_points(game: str, points: list[Point], games: int | list[int], seed: int, *,
                 metrics: tuple[str, ...] | None = ("win_share",), plugins: tuple = (),
-                chunk0: int = 0, workers: int = 1, backend: str = "local",
+                chunk0: int = 0, workers: int = 1, backend="local",
                 scheduler: str | None = None, store: str | Path | None = None,
                 quiet: bool = True, desc: str = "games") -> Played:
     """Deals ``0 … games-1`` of ``seed`` (chunks ``chunk0, chunk0+1, …``) at every point
     (``games`` one count for all, or one per point: the first ``games[i]`` deals); see the
-    module docstring."""
+    module docstring. ``backend``: ``"local"`` or ``"dask"`` (made for this call with
+    ``workers`` and ``scheduler``, closed after it), or a backend the caller made with
+    :func:`demos_sim.runner.backends.make_backend` and keeps open over many calls (a
+    tune's hundreds of evaluations), which the caller closes."""
     from demos_sim import __version__
     from demos_sim.game import get_game
     from demos_sim.provenance import CONTRACT, git_revision
@@ -160,7 +163,8 @@ def play_points(game: str, points: list[Point], games: int | list[int], seed: in
 
     values = [{q: np.zeros((g, _columns(ad, p.config, cols[q])), np.int64) for q in keep}
               for p, g in zip(points, n_games)]
-    be = make_backend(backend, workers, scheduler)
+    own = isinstance(backend, str)
+    be = make_backend(backend, workers, scheduler) if own else backend
     played = resumed = 0
     bar = None
     try:
@@ -208,7 +212,8 @@ def play_points(game: str, points: list[Point], games: int | list[int], seed: in
     finally:
         if bar is not None:
             bar.close()
-        be.close()
+        if own:
+            be.close()
     meta = {"game": game, "seed": seed, "chunk0": chunk0, "games": n_games,
             "points": docs, "metrics": list(keep), "plugins": list(plugins),
             "contract": CONTRACT, "version": __version__, "git_revision": git_revision(),

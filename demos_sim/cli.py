@@ -283,9 +283,11 @@ def cmd_policies(args) -> int:
 
 def cmd_train_apprentice(args) -> int:
     from demos_sim.demos.policies.apprentice_train import train
+    from demos_sim.runner.backends import map_tasks
 
-    train(args.teacher, args.games, args.seed, args.dagger_games, args.l2, args.workers,
-          args.out, say=lambda s: print(s, flush=True), keep_positions=args.keep_positions)
+    train(args.teacher, args.games, args.seed, args.dagger_games, args.l2, args.out,
+          say=lambda s: print(s, flush=True), keep_positions=args.keep_positions,
+          mapper=lambda fn, a: map_tasks(fn, a, args.workers))
     return 0
 
 

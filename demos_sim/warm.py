@@ -14,7 +14,6 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 
 GROUPS = (("demos",), ("protocole", "assemblee"))
 PLAYERS = {"demos": 4, "protocole": 4, "assemblee": 6}
@@ -41,8 +40,9 @@ def warm(games: tuple[str, ...]) -> list[tuple[str, float]]:
 
 def main() -> int:
     t = time.perf_counter()
-    with ProcessPoolExecutor(len(GROUPS)) as ex:
-        done = [t for f in [ex.submit(warm, g) for g in GROUPS] for t in f.result()]
+    from demos_sim.runner.backends import map_tasks
+
+    done = [t for part in map_tasks(warm, [(g,) for g in GROUPS], len(GROUPS)) for t in part]
     parts = ", ".join(f"{name} {s:.0f} s" for name, s in done)
     print(f"numba cache warm ({parts}; {time.perf_counter() - t:.0f} s wall)")
     return 0

@@ -124,3 +124,25 @@ def make_backend(backend: str, workers: int, scheduler: str | None = None,
     if backend == "dask":
         return DaskBackend(workers, scheduler, dask_processes)
     return InlineBackend() if workers == 1 else LocalBackend(workers)
+
+
+def map_tasks(fn, args: list[tuple], workers: int = 1, backend: str = "local",
+              scheduler: str | None = None):
+    """``fn(*a)`` for every ``a`` of ``args``, yielded in order, on the backend
+    :func:`make_backend` gives (at most ``2 × workers`` in flight): the one pool for work
+    that is not games at grid points — a trainer's labelled decisions
+    (``demos-sim train-apprentice``), the numba cache warm-up (:mod:`demos_sim.warm`).
+    Games at points are played by :func:`demos_sim.runner.points.play_points`."""
+    from collections import deque
+
+    be = make_backend(backend, workers, scheduler)
+    try:
+        inflight: deque = deque()
+        for a in args:
+            inflight.append(be.submit(fn, *a))
+            if len(inflight) >= 2 * be.workers:
+                yield inflight.popleft().result()
+        while inflight:
+            yield inflight.popleft().result()
+    finally:
+        be.close()

@@ -220,11 +220,13 @@ def test_training_is_deterministic_and_learns_its_teacher(tmp_path):
     import re
 
     from demos_sim.demos.policies.apprentice_train import train
+    from demos_sim.runner.backends import map_tasks
 
     said = []
     a, b = tmp_path / "a.py", tmp_path / "b.py"
-    train("heuristic", 16, 3, dagger_games=8, workers=1, out=a, say=said.append)
-    train("heuristic", 16, 3, dagger_games=8, workers=2, out=b, say=lambda s: None)
+    train("heuristic", 16, 3, dagger_games=8, out=a, say=said.append)
+    train("heuristic", 16, 3, dagger_games=8, out=b, say=lambda s: None,
+          mapper=lambda fn, args: map_tasks(fn, args, 2))
     assert a.read_text() == b.read_text()
     ns = {}
     exec(a.read_text(), ns)

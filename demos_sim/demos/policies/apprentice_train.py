@@ -31,7 +31,6 @@ import math
 import os
 import time
 import warnings
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -338,7 +337,7 @@ def hash_schedule() -> str:
     return hashlib.sha256(repr(SCHEDULE).encode()).hexdigest()[:12]
 
 
-def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0, say,
+def _collect(units, seed, teacher, behaviour, mode, weights, mapper, label, t0, say,
              keep_path=None, reuse=None):
     meta = _meta(units, seed, teacher, mode, weights)
     if reuse is not None and Path(reuse).exists():
@@ -355,11 +354,7 @@ def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0,
     done = 0
     args = [(u, seed, teacher, behaviour, mode, weights, keep_path is not None)
             for u in units]
-    if workers <= 1:
-        it = (play_unit(*a) for a in args)
-    else:
-        ex = ProcessPoolExecutor(max_workers=workers)
-        it = ex.map(play_unit, *zip(*args))
+    it = mapper(play_unit, args)
     step = max(1, len(units) // 10)
     for i, part in enumerate(it):
         parts.append(part[:4])
@@ -370,8 +365,6 @@ def _collect(units, seed, teacher, behaviour, mode, weights, workers, label, t0,
         if (i + 1) % step == 0 or i + 1 == len(units):
             say(f"{label}: {games:,} of {len(units) * CHUNK_GAMES:,} games, {done:,} "
                 f"decisions labelled, {time.monotonic() - t0:,.0f} s")
-    if workers > 1:
-        ex.shutdown()
     if keep_path is not None:
         save_positions(keep_path, kept, meta)
     return tuple(np.concatenate([p[k] for p in parts]) for k in range(4))
@@ -394,10 +387,17 @@ def weights_module(W, header: list[str]) -> str:
 
 
 def train(teacher: str = DEFAULT_TEACHER, games: int = 1000, seed: int = 0,
-          dagger_games: int | None = None, l2: float = 1e-3, workers: int = 1,
+          dagger_games: int | None = None, l2: float = 1e-3,
           out: str | os.PathLike | None = None, say=print,
-          keep_positions: str | None = None) -> np.ndarray:
-    """Train and write the weights module (``out``, default the package's); returns W."""
+          keep_positions: str | None = None, mapper=None) -> np.ndarray:
+    """Train and write the weights module (``out``, default the package's); returns W.
+
+    ``mapper(fn, args)`` yields ``fn(*a)`` for every ``a`` in order: the command passes
+    the runner's :func:`demos_sim.runner.backends.map_tasks` on ``--workers`` processes
+    (the game package builds no pool); by default they run in this process."""
+    if mapper is None:
+        def mapper(fn, args):
+            return (fn(*a) for a in args)
     from demos_sim.demos.policies import get
 
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
@@ -414,7 +414,7 @@ def train(teacher: str = DEFAULT_TEACHER, games: int = 1000, seed: int = 0,
     keep1 = keep2 = None
     if keep_positions:
         keep1, keep2 = f"{keep_positions}-1.npz", f"{keep_positions}-2.npz"
-    data = _collect(range(n1), seed, pol.name, tuned, 0, None, workers, "round 1", t0, say,
+    data = _collect(range(n1), seed, pol.name, tuned, 0, None, mapper, "round 1", t0, say,
                     keep1, keep1)
     W, lines = fit_all(data, l2)
     say("round 1 fit:")
@@ -423,7 +423,7 @@ def train(teacher: str = DEFAULT_TEACHER, games: int = 1000, seed: int = 0,
     if n2 > 0:
         app = np.zeros(N_PARAMS)
         app[:len(APPRENTICE_PARAMS)] = APPRENTICE_PARAMS
-        more = _collect(range(n1, n1 + n2), seed, pol.name, app, 1, W, workers,
+        more = _collect(range(n1, n1 + n2), seed, pol.name, app, 1, W, mapper,
                         "round 2 (DAgger)", t0, say, keep2, keep2)
         data = tuple(np.concatenate([a, b]) for a, b in zip(data, more))
         W, lines = fit_all(data, l2)

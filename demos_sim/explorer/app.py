@@ -555,10 +555,10 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         return _html("results.html", **_results_context(sess and sess.job, sid))
 
     def _export_text(form) -> str:
-        from demos_sim.runner.experiment import parse_experiment
+        from demos_sim.runner.experiment import loads_experiment
 
         text = to_toml(read_form(form))
-        parse_experiment(text, "whatif.toml")          # the runner reads it, or we say why
+        loads_experiment(text, "whatif.toml")          # the runner reads it, or we say why
         return text
 
     async def export(request: Request):

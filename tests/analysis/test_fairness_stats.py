@@ -16,7 +16,7 @@ import pytest
 from demos_sim.analysis.core.fairness import fairness, side_sd
 from demos_sim.analysis.core.stats import (Z95, games_needed, luck_share, power_at,
                                            ratio_ci, tost, tost_ci)
-from demos_sim.runner.experiment import ExperimentError, parse_experiment
+from demos_sim.runner.experiment import ExperimentError, loads_experiment
 
 Z90 = 1.6448536269514722
 
@@ -79,11 +79,11 @@ def test_tost_ci_reads_a_stored_95_interval():
 
 def test_fair_margin_key_is_validated():
     base = 'game = "demos"\nseed = 1\ngames = 10\nplayers = 4\npolicies = ["greedy"]\n'
-    assert parse_experiment(base, "x.toml").fair_margin == 0.01
-    assert parse_experiment(base + "fair_margin = 0.02\n", "x.toml").fair_margin == 0.02
+    assert loads_experiment(base, "x.toml").fair_margin == 0.01
+    assert loads_experiment(base + "fair_margin = 0.02\n", "x.toml").fair_margin == 0.02
     for bad in ("0", "-0.01", "0.7", '"1pp"', "true"):
         with pytest.raises(ExperimentError, match="fair_margin: must be a number"):
-            parse_experiment(base + f"fair_margin = {bad}\n", "x.toml")
+            loads_experiment(base + f"fair_margin = {bad}\n", "x.toml")
 
 
 # ------------------------------------------------------- share of won games vs parity

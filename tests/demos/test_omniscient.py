@@ -24,7 +24,7 @@ from demos_sim.demos.record import play_logged
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import chunk_game_keys, policy_tuple
 from demos_sim.registry import reference_mask
-from demos_sim.runner.experiment import parse_experiment
+from demos_sim.runner.experiment import loads_experiment
 from demos_sim.sim_common import play_rows
 
 TRUTH = slice(L.O_T_ON, L.OBS_LEN)      # the truth block is the observation's tail
@@ -192,20 +192,20 @@ EXP = 'name = "x"\ngame = "demos"\nplayers = 4\ngames = 10\nseed = 1\npolicies =
 
 def test_experiments_refuse_a_reference_unless_allowed():
     with pytest.raises(ConfigError) as e:
-        parse_experiment(EXP.format(pols='["omniscient", "greedy", "greedy", "greedy"]',
+        loads_experiment(EXP.format(pols='["omniscient", "greedy", "greedy", "greedy"]',
                                     extra=""), "x.toml")
     msg = str(e.value)
     assert "omniscient is a reference policy" in msg and "allow_reference = true" in msg
     assert "\n" not in msg
     with pytest.raises(ConfigError, match="reference policy"):   # in a swept grid too
-        parse_experiment(EXP.format(pols='"greedy"', extra="")
+        loads_experiment(EXP.format(pols='"greedy"', extra="")
                          .replace('policies = "greedy"\n', "")
                          + '[grid]\npolicies = [["greedy"], ["omniscient@8"]]\n', "x.toml")
-    exp = parse_experiment(EXP.format(pols='["omniscient", "greedy", "greedy", "greedy"]',
+    exp = loads_experiment(EXP.format(pols='["omniscient", "greedy", "greedy", "greedy"]',
                                       extra="allow_reference = true\n"), "x.toml")
     assert exp.points[0].policies[0] == "omniscient"
     with pytest.raises(ConfigError, match="allow_reference: must be true or false"):
-        parse_experiment(EXP.format(pols='"greedy"', extra='allow_reference = "yes"\n'),
+        loads_experiment(EXP.format(pols='"greedy"', extra='allow_reference = "yes"\n'),
                          "x.toml")
 
 

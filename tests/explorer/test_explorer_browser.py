@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from browserkit import browser_or_skip, chrome
 
-from demos_sim.runner.experiment import parse_experiment
+from demos_sim.runner.experiment import loads_experiment
 from demos_sim.sim_common import CHUNK
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,7 +128,7 @@ def test_change_run_watch_export_replay(page, server, tmp_path):
 
     drv.find_element(By.ID, "export-btn").click()
     toml = WebDriverWait(drv, 30).until(lambda d: d.find_element(By.ID, "toml")).text
-    exp = parse_experiment(toml, tmp_path / "whatif.toml")
+    exp = loads_experiment(toml, tmp_path / "whatif.toml")
     assert [p.values for p in exp.points] == [{"carre_points": 30}, {"carre_points": 40}]
 
     drv.find_element(By.ID, "replay-btn").click()

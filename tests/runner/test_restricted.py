@@ -197,11 +197,11 @@ def test_run_refuses_at_load_before_any_folder(tmp_path):
     assert main(["run", str(path), "--out", str(out)]) == 2
     assert not out.exists()
     # the point media_optional = false with greedy:nomedia is the idle one
-    from demos_sim.runner.experiment import ExperimentError, parse_experiment
+    from demos_sim.runner.experiment import ExperimentError, loads_experiment
 
     with pytest.raises(ExperimentError, match=f"grid.policies: {NOMEDIA_LINE}"):
-        parse_experiment(RUN_FILE, "idle.toml")
-    parse_experiment(RUN_FILE.replace("[true, false]", "[true]"), "ok.toml")
+        loads_experiment(RUN_FILE, "idle.toml")
+    loads_experiment(RUN_FILE.replace("[true, false]", "[true]"), "ok.toml")
 
 
 def test_record_cli_one_line_nonzero_nothing_written(tmp_path):

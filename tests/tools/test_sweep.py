@@ -15,7 +15,7 @@ from demos_sim.analysis.core.sweep import (MAX_VALUES, grid_sweeps, knob, parse_
                                            plan_sweep, plot_sweep, run_sweep, split_sets)
 from demos_sim.cli import main
 from demos_sim.game import parse_set
-from demos_sim.runner.experiment import parse_experiment
+from demos_sim.runner.experiment import loads_experiment
 from demos_sim.runner.run import run_experiment
 
 
@@ -168,7 +168,7 @@ carre_points = [30, 15]
 favourite_suit_bonus = [0, 5]
 no_trio_winner = ["none", "points"]
 """
-    exp = parse_experiment(text, "grid.toml")
+    exp = loads_experiment(text, "grid.toml")
     run = run_experiment(exp, quiet=True, keep=False)
     curves = {k: t for k, _, t in grid_sweeps(run.meta, run.results)}
     assert set(curves) == {"carre_points", "favourite_suit_bonus"}   # not the text key

@@ -27,6 +27,13 @@ deals of its own (0: not timed).
 (everything, with provenance: seed, configuration, rules contract, package version, git
 revision and the command that regenerates it), ``skill.md`` (the sentence first, then
 the table) and ``skill.png`` (gain per step against budget on a log2 axis).
+
+Every step is one match, played through the runner's play call
+(:func:`demos_sim.runner.points.play_points`): ``--workers``, ``--backend local|dask``
+and ``--scheduler ADDRESS`` say where (the numbers do not change), and ``--store DIR``
+keeps every finished piece of games there, so a trace stopped (even by kill -9) and run
+again with the same command plays only what is missing (no resume folder by default).
+The speed timing always plays in this process, without the resume folder.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from pathlib import Path
 
 from demos_sim import ConfigError
 from demos_sim.restricted import check_specs
-from demos_sim.tournament import make_config, match
+from demos_sim.tournament import STORE_HELP, add_play_options, make_config, match, play_options
 
 ALPHA = 0.05                  # family-wise error of the Holm family (the steps)
 
@@ -136,11 +143,13 @@ def speed(game: str, config, spec: str, games: int, seed: int, plugins: tuple = 
 
 def skill_trace(game: str, config, policy: str, budgets, games: int, seed: int,
                 plugins: tuple = (), ceiling: str | None = None, speed_games: int = 0,
-                command: str | None = None, progress=None) -> dict:
+                command: str | None = None, progress=None, **run) -> dict:
     """The skill trace of ``policy`` over ``budgets`` (module docstring) as one JSON-able
     dict: ``steps`` (per step: budgets, gain, interval, p, Holm p, significant, deals,
-    games, wall seconds), ``skill_depth``, ``ceiling`` (or None), ``speed`` (per budget)
-    and the provenance."""
+    games, wall seconds), ``skill_depth``, ``ceiling`` (or None), ``speed`` (per budget),
+    ``run`` (how the games were played: backend, workers, games played and read back from
+    the resume folder) and the provenance. ``run``: the play options of every step's
+    :func:`~demos_sim.tournament.match` (workers, backend, scheduler, store, quiet)."""
     from demos_sim import __version__
     from demos_sim.game import get_game
     from demos_sim.provenance import CONTRACT, git_revision
@@ -156,8 +165,17 @@ def skill_trace(game: str, config, policy: str, budgets, games: int, seed: int,
         check_specs(g, [ceiling], config)
     say = progress or (lambda _msg: None)
     steps = []
+    played = {"games_played": 0, "games_resumed": 0}
+
+    def count(m):
+        played["games_played"] += m.meta["games_played_this_call"]
+        played["games_resumed"] += m.meta["games_resumed"]
+        played.update(backend=m.meta["backend"], workers=m.meta["workers"])
+        return m
+
     for (lo, slo), (hi, shi) in zip(zip(budgets, specs), zip(budgets[1:], specs[1:])):
-        m = match(game, config, shi, slo, games, seed, plugins)
+        m = count(match(game, config, shi, slo, games, seed, plugins,
+                        desc=f"{shi} vs {slo}", **run))
         s = m.summary()
         row = {"low": lo, "high": hi, "policy": shi, "against": slo, **gain_of(m),
                "deals": games, "games": s.get("games", 2 * games), "wall_s": m.wall_s}
@@ -167,7 +185,8 @@ def skill_trace(game: str, config, policy: str, budgets, games: int, seed: int,
     depth = holm_depth(steps)
     ceil = None
     if ceiling is not None:
-        m = match(game, config, ceiling, specs[-1], games, seed, plugins)
+        m = count(match(game, config, ceiling, specs[-1], games, seed, plugins,
+                        desc=f"{ceiling} vs {specs[-1]}", **run))
         ceil = {"policy": ceiling, "against": specs[-1], **gain_of(m), "deals": games,
                 "games": m.summary().get("games", 2 * games), "wall_s": m.wall_s}
         say(f"{ceiling} vs {specs[-1]}: gap {ceil['gain']:+.4f} [{ceil['ci_lo']:+.4f}, "
@@ -183,7 +202,7 @@ def skill_trace(game: str, config, policy: str, budgets, games: int, seed: int,
             "cooperative": bool(g.cooperative(config)), "policy": policy, "budgets": budgets,
             "deals": games, "seed": seed, "plugins": list(plugins),
             "steps": steps, "skill_depth": depth, "holm_alpha": ALPHA,
-            "ceiling": ceil, "speed": speeds,
+            "ceiling": ceil, "speed": speeds, "run": played,
             "contract": CONTRACT, "version": __version__, "git_revision": revision,
             "command": command}
 
@@ -396,7 +415,7 @@ def _cmd_skill(args) -> int:
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
     t = skill_trace(args.game, config, args.policy, args.budgets, args.games, args.seed,
                     tuple(args.plugin), args.ceiling, args.speed_games, _command(args),
-                    progress)
+                    progress, **play_options(args, quiet=args.json))
     if args.out:
         write_trace(args.out, t)
     print(json.dumps(t, indent=2) if args.json else format_trace(t))
@@ -437,6 +456,7 @@ def add_skill_parser(sub) -> None:
     sp.add_argument("--speed-games", type=int, default=16,
                     help="deals timed per budget with the policy at every seat (0: no timing)")
     sp.add_argument("--out", default=None, help="folder for skill.csv/.json/.md/.png")
+    add_play_options(sp, STORE_HELP)
     sp.add_argument("--json", action="store_true",
                     help="one JSON object on stdout (shares as fractions from 0 to 1)")
     sp.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],

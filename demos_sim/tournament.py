@@ -41,8 +41,20 @@ a bootstrap over the groups.
 totals give a Bradley–Terry fit (MM iterations, Hunter 2004) reported as Elo-scaled
 ratings (``400·log10`` of the strength, the first policy at 0).
 
+**How the games are played.** Every game goes through the runner's one play call,
+:func:`demos_sim.runner.points.play_points`: a match's rotations, a round robin's pairs
+and a game's whole ladder are points of one call, on the same deals, so its workers
+(``--workers``, ``--backend local|dask``, ``--scheduler ADDRESS``) share them; the
+numbers do not depend on how they were played. With a resume folder (``--store DIR``)
+every finished piece of games is kept there as it ends, and the same command run again
+after a crash or ``kill -9`` reads those pieces instead of playing them; a piece is named
+by everything that decides its games (rules, policies, seed, deals, the game's code), so a
+changed bot or rule never reuses an old one.
+
 Run ``python -m demos_sim.tournament ladder --out results/ladder`` for the committed
-ladder (a table and a plot), or ``demos-sim tournament …`` for one match.
+ladder (a table and a plot; its resume folder is ``OUT/chunks`` unless ``--store DIR``,
+kept after the run so that running it again is quick: delete it when done), or
+``demos-sim tournament …`` for one match (no resume folder unless ``--store DIR``).
 """
 
 from __future__ import annotations
@@ -59,7 +71,7 @@ import numpy as np
 
 from demos_sim import ConfigError
 from demos_sim.restricted import check_specs
-from demos_sim.sim_common import Z95, chunks_of
+from demos_sim.sim_common import Z95
 
 # ------------------------------------------------------------------ seat patterns
 
@@ -80,21 +92,44 @@ def rotations(sides: int) -> list[str]:
 # ------------------------------------------------------------------ playing
 
 
-def side_shares(game: str, config, specs: list[str], games: int, seed: int,
-                plugins: tuple = ()) -> np.ndarray:
-    """(games, sides) M1 win shares of deals ``0 … games-1`` of ``seed`` (1/k to each of k
-    winning sides, 0 without a winner; cooperative games: 1 to every seat on a win), one
-    policy per seat; the same deals whatever ``specs`` are."""
+def play_shares(game: str, points: list[tuple], games: int | list[int], seed: int,
+                plugins: tuple = (), **run) -> tuple[list[np.ndarray], dict]:
+    """(games, sides) M1 win shares (1/k to each of k winning sides, 0 without a winner;
+    cooperative games: 1 to every seat on a win) at every ``(config, specs)`` point, in one
+    :func:`demos_sim.runner.points.play_points` call: deals ``0 … games-1`` of ``seed``
+    (``games`` one count, or one per point), the same deals at every point. A point asked
+    twice is played once (its first deals are the same games whatever the count). ``run``:
+    ``workers``, ``backend``, ``scheduler``, ``store`` (the resume folder), ``quiet``,
+    ``desc`` of play_points. Returns the shares and play_points' provenance."""
     from demos_sim.game import get_game
+    from demos_sim.runner.points import Point, play_points
 
     g = get_game(game)
+    counts = [int(games)] * len(points) if np.ndim(games) == 0 else [int(n) for n in games]
+    index: dict = {}
+    uniq: list[Point] = []
+    most: list[int] = []
+    where = []
+    for (config, specs), n in zip(points, counts):
+        key = (json.dumps(g.describe(config), sort_keys=True, default=str), tuple(specs))
+        if key not in index:
+            index[key] = len(uniq)
+            uniq.append(Point(config, tuple(specs)))
+            most.append(n)
+        most[index[key]] = max(most[index[key]], n)
+        where.append(index[key])
+    played = play_points(game, uniq, most, seed, metrics=("win_share",),
+                         plugins=tuple(plugins), **run)
     scale = g.quantity("win_share").scale
-    rows = [g.play(config, list(specs), tuple(plugins), seed, chunk, count,
-                   metrics=("win_share",))["win_share"]
-            for chunk, count in chunks_of(games)]
-    n = len(g.side_seats(config))
-    out = np.concatenate(rows) if rows else np.zeros((0, n), np.int64)
-    return out / scale
+    return ([played.values[j]["win_share"][:n] / scale for j, n in zip(where, counts)],
+            played.meta)
+
+
+def side_shares(game: str, config, specs: list[str], games: int, seed: int,
+                plugins: tuple = (), **run) -> np.ndarray:
+    """(games, sides) M1 win shares of deals ``0 … games-1`` of ``seed`` at one point
+    (:func:`play_shares`); the same deals whatever ``specs`` are."""
+    return play_shares(game, [(config, list(specs))], games, seed, plugins, **run)[0][0]
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, list[float]]:
@@ -119,6 +154,7 @@ class Match:
     coop: bool = False
     extra: dict = field(default_factory=dict)
     shares: np.ndarray | None = None   # (deals, rotations, sides): each side's M1 share
+    meta: dict = field(default_factory=dict)   # the play call's provenance (play_points)
 
     def luck(self):
         """The luck share (module docstring), or None for a cooperative match."""
@@ -186,40 +222,73 @@ class Match:
         return out
 
 
-def match(game: str, config, a: str, b: str, games: int, seed: int,
-          plugins: tuple = ()) -> Match:
-    """Play ``a`` against ``b`` on the deals ``0 … games-1`` of ``seed``: every rotation of
-    the two policies over the sides (seats in individual games, teams in team modes —
-    each policy then holds every side, team of two and team of three, Independent, equally
-    often), or each as the whole table in a cooperative game (Protocole all together)."""
+def _match_specs(game: str, config, a: str, b: str) -> tuple[list[list[str]], list[str], bool]:
+    """A match's points: one policy per seat for every rotation (or each policy as the
+    whole table in a cooperative game), the rotations and whether the game is one team."""
     from demos_sim.game import get_game
 
-    t0 = time.perf_counter()
     g = get_game(game)
-    sides = g.side_seats(config)
     n = g.players_of(config)
     if g.cooperative(config):
-        wa = side_shares(game, config, [a] * n, games, seed, plugins)[:, 0]   # the team won
-        wb = side_shares(game, config, [b] * n, games, seed, plugins)[:, 0]
-        return Match(game, (a, b), games, seed, [], wa, wb, time.perf_counter() - t0, True)
+        return [[a] * n, [b] * n], [], True
+    sides = g.side_seats(config)
     rots = rotations(len(sides))
-    A = np.zeros(games)
-    B = np.zeros(games)
-    per_rot = []
+    out = []
     for pat in rots:
         specs = [""] * n
         for side, c in zip(sides, pat):
             for seat in side:
                 specs[seat] = a if c == "A" else b
-        sh = side_shares(game, config, specs, games, seed, plugins)
-        per_rot.append(sh)
+        out.append(specs)
+    return out, rots, False
+
+
+def _match_of(game: str, a: str, b: str, games: int, seed: int, rots: list[str], coop: bool,
+              shares: list[np.ndarray], wall_s: float) -> Match:
+    """The :class:`Match` of ``a`` against ``b`` from its points' shares (:func:`_match_specs`)."""
+    if coop:                                        # column 0: the team won
+        return Match(game, (a, b), games, seed, [], shares[0][:, 0], shares[1][:, 0], wall_s,
+                     True)
+    A = np.zeros(games)
+    B = np.zeros(games)
+    for pat, sh in zip(rots, shares):
         for s_, c in enumerate(pat):
             if c == "A":
                 A += sh[:, s_]
             else:
                 B += sh[:, s_]
-    return Match(game, (a, b), games, seed, rots, A, B, time.perf_counter() - t0,
-                 shares=np.stack(per_rot, axis=1))
+    return Match(game, (a, b), games, seed, rots, A, B, wall_s, shares=np.stack(shares, axis=1))
+
+
+def matches(game: str, config, pairs: list[tuple[str, str]], games: int, seed: int,
+            plugins: tuple = (), **run) -> list[Match]:
+    """A :func:`match` for every ``(a, b)`` of ``pairs``, all of their points in one
+    :func:`play_shares` call (so the workers share them, and every pair plays the same
+    deals); each Match's ``wall_s`` is the whole call's."""
+    t0 = time.perf_counter()
+    plans = [_match_specs(game, config, a, b) for a, b in pairs]
+    points = [(config, specs) for specs_list, _, _ in plans for specs in specs_list]
+    shares, meta = play_shares(game, points, games, seed, plugins, **run)
+    wall = time.perf_counter() - t0
+    out, at = [], 0
+    for (a, b), (specs_list, rots, coop) in zip(pairs, plans):
+        m = _match_of(game, a, b, games, seed, rots, coop, shares[at:at + len(specs_list)],
+                      wall)
+        m.meta = meta
+        out.append(m)
+        at += len(specs_list)
+    return out
+
+
+def match(game: str, config, a: str, b: str, games: int, seed: int,
+          plugins: tuple = (), **run) -> Match:
+    """Play ``a`` against ``b`` on the deals ``0 … games-1`` of ``seed``: every rotation of
+    the two policies over the sides (seats in individual games, teams in team modes —
+    each policy then holds every side, team of two and team of three, Independent, equally
+    often), or each as the whole table in a cooperative game (Protocole all together).
+    Every rotation is a point of one :func:`play_shares` call; ``run``: its workers,
+    backend, scheduler, store (resume folder), progress."""
+    return matches(game, config, [(a, b)], games, seed, plugins, **run)[0]
 
 
 def bradley_terry(names: list[str], wins: np.ndarray, iters: int = 2000) -> dict:
@@ -244,13 +313,21 @@ def bradley_terry(names: list[str], wins: np.ndarray, iters: int = 2000) -> dict
 
 
 def round_robin(game: str, config, policies: list[str], games: int, seed: int,
-                plugins: tuple = ()) -> dict:
-    """Every pair as a :func:`match`; win shares and a Bradley–Terry / Elo table."""
+                plugins: tuple = (), **run) -> dict:
+    """Every pair as a :func:`match` (all in one play call, :func:`matches`); win shares
+    and a Bradley–Terry / Elo table."""
+    ms = matches(game, config, list(itertools.combinations(policies, 2)), games, seed,
+                 plugins, **run)
+    return round_robin_of(policies, ms)
+
+
+def round_robin_of(policies: list[str], ms: list[Match]) -> dict:
+    """The round robin's table from the matches of every pair, in
+    ``itertools.combinations`` order."""
     k = len(policies)
     wins = np.zeros((k, k))
     pairs = []
-    for i, j in itertools.combinations(range(k), 2):
-        m = match(game, config, policies[i], policies[j], games, seed, plugins)
+    for (i, j), m in zip(itertools.combinations(range(k), 2), ms):
         wins[i, j] = m.a.sum()
         wins[j, i] = m.b.sum()
         pairs.append(m.summary())
@@ -298,10 +375,23 @@ def make_config(game: str, players: int | None = None, variants: dict | None = N
     return get_game(game).config_from_options(options, players, dict(variants or {}))
 
 
+RUN_KEYS = ("backend", "workers", "scheduler", "games_played_this_call", "games_resumed",
+            "contract", "version", "git_revision")
+
+
+def _run_note(meta: dict, store) -> str:
+    """The line that says how the games were played, when some were read back."""
+    if not meta.get("games_resumed"):
+        return ""
+    return (f"resumed {meta['games_resumed']:,} games from {store}, played "
+            f"{meta['games_played_this_call']:,}")
+
+
 def run_tournament(game: str, config, policies: list[str], games: int, seed: int,
-                   plugins: tuple = (), as_json: bool = False) -> str:
+                   plugins: tuple = (), as_json: bool = False, **run) -> str:
     """The ``demos-sim tournament`` command: a match for two policies, a round robin with
-    a Bradley–Terry table for more."""
+    a Bradley–Terry table for more, every game in one play call (``run``: workers,
+    backend, scheduler, store, quiet — :func:`play_shares`)."""
     policies = [p.strip() for p in policies if p.strip()]
     if len(policies) < 2:
         raise ConfigError("--policies needs at least two policies (A,B)")
@@ -316,22 +406,28 @@ def run_tournament(game: str, config, policies: list[str], games: int, seed: int
     # the output says so
     pols = [g.policies.get(p) for p in policies]
     note = reference_note(pols)
+    store = run.get("store")
     if len(policies) == 2:
-        s = match(game, config, policies[0], policies[1], games, seed, plugins).summary()
+        m = match(game, config, policies[0], policies[1], games, seed, plugins, **run)
+        s = m.summary()
         if as_json:
             s["reference_policies"] = references(pols)
+            s["run"] = {k: m.meta.get(k) for k in RUN_KEYS}
             return json.dumps(s, indent=2)
-        return format_match(s) + ("\n" + note if note else "")
-    rr = round_robin(game, config, policies, games, seed, plugins)
+        lines = [format_match(s), note, _run_note(m.meta, store)]
+        return "\n".join(x for x in lines if x)
+    ms = matches(game, config, list(itertools.combinations(policies, 2)), games, seed,
+                 plugins, **run)
+    rr = round_robin_of(policies, ms)
     if as_json:
         rr["reference_policies"] = references(pols)
+        rr["run"] = {k: ms[0].meta.get(k) for k in RUN_KEYS}
         return json.dumps(rr, indent=2)
     out = [format_match(s) for s in rr["pairs"]]
     out.append("Bradley–Terry ratings (Elo scale, first policy = 0):")
     for name, e in sorted(rr["ratings_elo"].items(), key=lambda x: -x[1]):
         out.append(f"  {name:<24} {e:+8.1f}")
-    if note:
-        out.append(note)
+    out += [x for x in (note, _run_note(ms[0].meta, store)) if x]
     return "\n".join(out)
 
 
@@ -377,17 +473,84 @@ def _share(game: str, *specs: str) -> int:
     return max(DEAL_SHARE.get((game, s), 1) for s in specs)
 
 
-def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
-    """One row of the ladder (run in a worker process): ``hi`` against ``lo``."""
-    import warnings
+def _in_place_specs(n: int, population: str, spec: str) -> list[list[str]]:
+    """:func:`in_place`'s points: ``spec`` at every seat in turn among ``population``
+    players, or the all-population table when ``spec`` is the population."""
+    if spec == population:
+        return [[spec] * n]
+    out = []
+    for s_ in range(n):
+        specs = [population] * n
+        specs[s_] = spec
+        out.append(specs)
+    return out
 
-    warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-    config = make_config(ld.game, ld.players, **dict(ld.options))
-    t0 = time.perf_counter()
-    row = {"game": ld.label, "policy": hi, "against": lo}
+
+def _in_place_sum(population: str, spec: str, shares: list[np.ndarray],
+                  games: int) -> np.ndarray:
+    """:func:`in_place`'s per-deal wins from its points' shares (:func:`_in_place_specs`)."""
+    if spec == population:
+        return shares[0].sum(axis=1)
+    a = np.zeros(games)
+    for s_, sh in enumerate(shares):
+        a += sh[:, s_]
+    return a
+
+
+def in_place(game: str, config, population: str, spec: str, games: int, seed: int,
+             plugins: tuple = (), **run) -> np.ndarray:
+    """Per deal ``0 … games-1`` of ``seed``, the M1 wins of ``spec`` sitting at every seat
+    in turn among ``population`` players, summed over those seats; ``spec`` = the
+    population: the all-population game's wins (one per won deal). Two policies' sums on
+    the same deals compare them in the same seat (L'Assemblée's ladder, and
+    :func:`demos_sim.tuner.bot.seat_player`, which scores a best response this way).
+    Every seat is a point of one :func:`play_shares` call (``run``: its options)."""
+    from demos_sim.game import get_game
+
+    n = get_game(game).players_of(config)
+    specs = _in_place_specs(n, population, spec)
+    shares, _ = play_shares(game, [(config, x) for x in specs], games, seed, plugins, **run)
+    return _in_place_sum(population, spec, shares, games)
+
+
+@dataclass
+class _Job:
+    """One ladder match: ``hi`` against ``lo`` on ``deals`` deals; ``row``: a row of the
+    table (else a pair for the ratings only); ``specs`` its points."""
+    ld: Ladder
+    hi: str
+    lo: str
+    deals: int
+    row: bool
+    config: object = None
+    specs: list = field(default_factory=list)
+    plan: tuple = ()
+
+
+def _ladder_plan(job: _Job) -> None:
+    """The job's configuration and points (``hi``'s first, then ``lo``'s for in_place)."""
+    from demos_sim.game import get_game
+
+    ld = job.ld
+    job.config = make_config(ld.game, ld.players, **dict(ld.options))
     if ld.measure == "in_place":           # hi and lo each in a population player's place
-        a = in_place(ld.game, config, ld.population, hi, deals, seed)
-        b = in_place(ld.game, config, ld.population, lo, deals, seed)
+        n = get_game(ld.game).players_of(job.config)
+        a = _in_place_specs(n, ld.population, job.hi)
+        b = _in_place_specs(n, ld.population, job.lo)
+        job.specs, job.plan = a + b, (len(a),)
+    else:
+        job.specs, rots, coop = _match_specs(ld.game, job.config, job.hi, job.lo)
+        job.plan = (rots, coop)
+
+
+def _ladder_row(job: _Job, seed: int, shares: list[np.ndarray], wall_s: float) -> dict:
+    """One row of the ladder from its points' shares: ``hi`` against ``lo``."""
+    ld, hi, lo, deals = job.ld, job.hi, job.lo, job.deals
+    row = {"game": ld.label, "policy": hi, "against": lo}
+    if ld.measure == "in_place":
+        k = job.plan[0]
+        a = _in_place_sum(ld.population, hi, shares[:k], deals)
+        b = _in_place_sum(ld.population, lo, shares[k:], deals)
         m = Match(ld.game, (hi, lo), deals, seed, ["?"] * ld.players, a, b, 0.0)
         w, ci = m.win_share()
         row.update(measure="win share in the same seat", value=w, ci_lo=ci[0], ci_hi=ci[1],
@@ -396,7 +559,8 @@ def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
                    note=f"{ld.game}: {hi} and {lo} each take every seat in turn of a "
                         f"{ld.population} city ({ld.players} players) on the same deals")
     else:
-        m = match(ld.game, config, hi, lo, deals, seed)
+        rots, coop = job.plan
+        m = _match_of(ld.game, hi, lo, deals, seed, rots, coop, shares, wall_s)
         s = m.summary()
         if m.coop:
             pd_ = s["paired"]
@@ -409,66 +573,73 @@ def _ladder_job(ld: Ladder, hi: str, lo: str, deals: int, seed: int) -> dict:
             row.update(measure="win share", value=s["win_share"][hi], ci_lo=s["ci95"][hi][0],
                        ci_hi=s["ci95"][hi][1], reference=0.5, games=s["games"])
         row["wins"] = (float(m.a.sum()), float(m.b.sum()))
-    row["wall_s"] = time.perf_counter() - t0
+    row["wall_s"] = wall_s
     return row
 
 
-def in_place(game: str, config, population: str, spec: str, games: int, seed: int,
-             plugins: tuple = ()) -> np.ndarray:
-    """Per deal ``0 … games-1`` of ``seed``, the M1 wins of ``spec`` sitting at every seat
-    in turn among ``population`` players, summed over those seats; ``spec`` = the
-    population: the all-population game's wins (one per won deal). Two policies' sums on
-    the same deals compare them in the same seat (L'Assemblée's ladder, and
-    :func:`demos_sim.tuner.bot.seat_player`, which scores a best response this way)."""
-    from demos_sim.game import get_game
-
-    n = get_game(game).players_of(config)
-    if spec == population:
-        return side_shares(game, config, [spec] * n, games, seed, plugins).sum(axis=1)
-    a = np.zeros(games)
-    for s_ in range(n):
-        specs = [population] * n
-        specs[s_] = spec
-        a += side_shares(game, config, specs, games, seed, plugins)[:, s_]
-    return a
+def _ladder_jobs(games: int) -> list[_Job]:
+    """Each rung against the one below it (rows), then every other DĒMOS pair (ratings)."""
+    jobs = []
+    for ld in LADDERS:
+        for lo, hi in zip(ld.rungs, ld.rungs[1:]):
+            jobs.append(_Job(ld, hi, lo, max(1, games // _share(ld.game, hi, lo)), True))
+    demos = LADDERS[0]
+    for i, j in itertools.combinations(range(len(demos.rungs)), 2):
+        if j != i + 1:
+            a, b = demos.rungs[i], demos.rungs[j]
+            jobs.append(_Job(demos, b, a, max(1, games // 20 // _share("demos", a, b)),
+                             False))
+    for job in jobs:
+        _ladder_plan(job)
+    return jobs
 
 
-def ladder(out: str | Path, games: int = 100000, seed: int = 2026, workers: int = 2) -> list[dict]:
+def ladder(out: str | Path, games: int = 100000, seed: int = 2026, workers: int = 2,
+           backend: str = "local", scheduler: str | None = None,
+           store: str | Path | bool = True, quiet: bool = True) -> list[dict]:
     """The committed evidence (:data:`LADDERS`): each rung against the one below it, on
     ``games`` deals (a share of that for the slow rungs, :data:`DEAL_SHARE`), and for
     DĒMOS every other pair on ``games // 20`` deals (a share) for Bradley–Terry ratings.
-    The matches run in ``workers`` processes. Writes ``ladder.csv``, ``ladder.md``,
-    ``ladder.json`` and ``ladder.png``."""
-    from joblib import Parallel, delayed
-
+    Every match of a game is a set of points of one play call (three calls: DĒMOS,
+    Protocole, L'Assemblée) on ``workers`` workers of ``backend``; every finished task is
+    kept in ``store`` (True: ``OUT/chunks``; False: nowhere), so a ladder stopped (even
+    by kill -9) and started again plays only what is missing. Writes ``ladder.csv``,
+    ``ladder.md``, ``ladder.json`` and ``ladder.png``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    jobs, keys = [], []
-    for ld in LADDERS:
-        for lo, hi in zip(ld.rungs, ld.rungs[1:]):
-            jobs.append((ld, hi, lo, max(1, games // _share(ld.game, hi, lo)), seed))
-            keys.append("row")
+    if store is True:
+        store = out / "chunks"
+    from demos_sim.runner.backends import make_backend
+
+    jobs = _ladder_jobs(games)
+    rows_of: dict[int, dict] = {}
+    be = make_backend(backend, workers, scheduler)      # one pool (or cluster) for the three
+    try:
+        for game in dict.fromkeys(job.ld.game for job in jobs):
+            mine = [x for x, job in enumerate(jobs) if job.ld.game == game]
+            points = [(jobs[x].config, sp) for x in mine for sp in jobs[x].specs]
+            counts = [jobs[x].deals for x in mine for _ in jobs[x].specs]
+            t0 = time.perf_counter()
+            shares, _ = play_shares(game, points, counts, seed, backend=be,
+                                    store=store or None, quiet=quiet, desc=f"ladder {game}")
+            wall = time.perf_counter() - t0
+            at = 0
+            for x in mine:
+                k = len(jobs[x].specs)
+                rows_of[x] = _ladder_row(jobs[x], seed, shares[at:at + k], wall)
+                at += k
+    finally:
+        be.close()
     demos = LADDERS[0]
     k = len(demos.rungs)
-    for i, j in itertools.combinations(range(k), 2):       # every other pair, for the ratings
-        if j != i + 1:
-            a, b = demos.rungs[i], demos.rungs[j]
-            jobs.append((demos, b, a, max(1, games // 20 // _share("demos", a, b)), seed))
-            keys.append("pair")
-    # the slowest first, so that the two workers finish together
-    order = sorted(range(len(jobs)), key=lambda x: -jobs[x][3] * _share(jobs[x][0].game,
-                                                                         jobs[x][1], jobs[x][2]) ** 2)
-    done = Parallel(n_jobs=workers)(delayed(_ladder_job)(*jobs[x]) for x in order)
-    res = [None] * len(jobs)
-    for x, r in zip(order, done):
-        res[x] = r
     wins = np.zeros((k, k))
     rows = []
-    for (ld, hi, lo, _, _), key, r in zip(jobs, keys, res):
-        if ld is demos:
-            i, j = demos.rungs.index(hi), demos.rungs.index(lo)
+    for x, job in enumerate(jobs):
+        r = rows_of[x]
+        if job.ld is demos:
+            i, j = demos.rungs.index(job.hi), demos.rungs.index(job.lo)
             wins[i, j], wins[j, i] = r["wins"]
-        if key == "row":
+        if job.row:
             rows.append({k_: v for k_, v in r.items() if k_ != "wins"})
     ratings = bradley_terry(list(demos.rungs), wins)
     _write_ladder(out, rows, games, seed, ratings)
@@ -536,6 +707,32 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
     plt.close(fig)
 
 
+def add_play_options(p, store_help: str, workers: int = 1) -> None:
+    """``--workers``, ``--backend``, ``--scheduler`` and ``--store``: how the games are
+    played (:func:`demos_sim.runner.points.play_points`); the numbers do not depend on
+    them."""
+    p.add_argument("--workers", type=int, default=workers,
+                   help="worker processes (local) or LocalCluster workers (dask); the "
+                        "numbers are the same for any count")
+    p.add_argument("--backend", choices=("local", "dask"), default="local",
+                   help="local: processes on this machine; dask: distributed (a "
+                        "LocalCluster unless --scheduler)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--store", metavar="DIR", default=None, help=store_help)
+
+
+def play_options(args, quiet: bool = False) -> dict:
+    """The play options of a parsed command line, for :func:`play_shares`."""
+    return {"workers": args.workers, "backend": args.backend, "scheduler": args.scheduler,
+            "store": args.store, "quiet": quiet}
+
+
+STORE_HELP = ("resume folder: every finished piece of games is kept there, and the same "
+              "command run again (after a crash or kill -9) reads them instead of playing "
+              "them again (default: none)")
+
+
 def _cmd_tournament(args) -> int:
     from demos_sim.game import CLI_SETTINGS, get_game, parse_set
 
@@ -547,7 +744,8 @@ def _cmd_tournament(args) -> int:
     config = make_config(args.game, args.players, parse_set(args.set),
                          **{k: getattr(args, k, None) for k in CLI_SETTINGS})
     print(run_tournament(args.game, config, args.policies.split(","), args.games, args.seed,
-                         tuple(args.plugin), as_json=args.json))
+                         tuple(args.plugin), as_json=args.json,
+                         **play_options(args, quiet=args.quiet)))
     return 0
 
 
@@ -572,6 +770,8 @@ def add_tournament_parser(sub) -> None:
     tp.add_argument("--seed", type=int, default=0,
                     help="seed of the deals (a whole number >= 0): the same seed plays the "
                          "same games")
+    add_play_options(tp, STORE_HELP)
+    tp.add_argument("--quiet", action="store_true", help="no progress bar or lines")
     tp.add_argument("--json", action="store_true",
                     help="one JSON object on stdout (shares as fractions from 0 to 1)")
     tp.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE.py", default=[],
@@ -580,16 +780,29 @@ def add_tournament_parser(sub) -> None:
 
 
 def main(argv=None) -> int:
+    import sys
+
     ap = argparse.ArgumentParser(prog="python -m demos_sim.tournament")
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("ladder", help="the committed ladder table and plot")
     lp.add_argument("--out", default="results/ladder")
     lp.add_argument("--games", type=int, default=100000, help="deals per match")
     lp.add_argument("--seed", type=int, default=2026)
-    lp.add_argument("--workers", type=int, default=2)
+    add_play_options(lp, "resume folder: every finished piece of games is kept there, and "
+                         "the ladder run again (after a crash or kill -9) reads them instead "
+                         "of playing them again (default: OUT/chunks; delete it when done)",
+                     workers=2)
+    lp.add_argument("--quiet", action="store_true", help="no progress bar or lines")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    rows = ladder(args.out, args.games, args.seed, args.workers)
+    try:
+        if args.games < 1:
+            raise ConfigError("--games must be at least 1")
+        rows = ladder(args.out, args.games, args.seed, args.workers, args.backend,
+                      args.scheduler, args.store or True, args.quiet)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     for r in rows:
         print(f"{r['policy']:>10} vs {r['against']:<10} {r['game']:<28} {r['measure']:<20} "
               f"{r['value']:.4f} [{r['ci_lo']:.4f}, {r['ci_hi']:.4f}]")

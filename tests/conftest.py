@@ -32,6 +32,7 @@ SLOW = (
     "tests/demos/test_records.py", "tests/demos/test_scoring.py",
     "tests/kit/test_check.py", "tests/kit/test_guide.py", "tests/kit/test_nojit.py",
     "tests/runner/test_resume.py",
+    "tests/runner/test_tournament_play.py::test_kill_9_mid_tournament_then_the_same_command_resumes",
     "tests/protocole/test_rules.py::test_P3_exhaustive_norm_selection_against_the_reference",
     "tests/assemblee/test_referee.py::test_scripted_games_audit_clean_and_cover_the_rare_rules",
     "tests/assemblee/test_records.py::test_mc_choice_tie_records_replay_clean",

@@ -112,6 +112,9 @@ def test_budget_specs_refuse_a_policy_without_a_budget_or_with_one_already():
     ["--policy", "ismcts", "--budgets", "2,4", "--ceiling", "nope"],
     ["--game", "protocole", "--policy", "planner", "--budgets", "2,4"],
     ["--policy", "ismcts", "--budgets", "2,4", "--level", "2"],
+    ["--policy", "ismcts", "--budgets", "2,4", "--seed", "-1"],
+    ["--policy", "ismcts", "--budgets", "2,4", "--workers", "0"],
+    ["--policy", "ismcts", "--budgets", "2,4", "--scheduler", "tcp://x:1"],
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(args, capsys):
     assert main(["skill", *args]) == 2
@@ -133,6 +136,24 @@ def test_same_seed_same_trace_and_another_seed_other_games():
     assert t1["skill_depth"] == t2["skill_depth"]
     t3 = skill_trace("demos", DEMOS4, "ismcts", "1,2,4", 6, seed=6)
     assert _numbers(t3) != _numbers(t1)
+
+
+def test_workers_and_a_resume_folder_leave_the_numbers_alone(tmp_path):
+    """Each step is a match through the runner's play call: two workers give the trace of
+    one, and the same trace run again with its resume folder reads every game back."""
+    one = skill_trace("demos", DEMOS4, "ismcts", "1,2,4", 6, seed=5, ceiling="greedy")
+    two = skill_trace("demos", DEMOS4, "ismcts", "1,2,4", 6, seed=5, ceiling="greedy",
+                      workers=2, store=tmp_path)
+    assert _numbers(two) == _numbers(one)
+    assert {k: v for k, v in two["ceiling"].items() if k != "wall_s"} == \
+        {k: v for k, v in one["ceiling"].items() if k != "wall_s"}
+    assert one["run"]["backend"] == "inline" and two["run"]["backend"] == "local"
+    assert two["run"] == {"games_played": 36, "games_resumed": 0, "backend": "local",
+                          "workers": 2}                  # 3 matches × 6 deals × 2 rotations
+    again = skill_trace("demos", DEMOS4, "ismcts", "1,2,4", 6, seed=5, ceiling="greedy",
+                        workers=2, store=tmp_path)
+    assert again["run"]["games_resumed"] == 36 and again["run"]["games_played"] == 0
+    assert _numbers(again) == _numbers(one)
 
 
 def test_tiny_cli_run_writes_the_files_with_provenance(tmp_path, capsys):

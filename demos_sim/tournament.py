@@ -268,6 +268,7 @@ def matches(game: str, config, pairs: list[tuple[str, str]], games: int, seed: i
     t0 = time.perf_counter()
     plans = [_match_specs(game, config, a, b) for a, b in pairs]
     points = [(config, specs) for specs_list, _, _ in plans for specs in specs_list]
+    run.setdefault("desc", " vs ".join(pairs[0]) if len(pairs) == 1 else "round robin")
     shares, meta = play_shares(game, points, games, seed, plugins, **run)
     wall = time.perf_counter() - t0
     out, at = [], 0
@@ -785,9 +786,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m demos_sim.tournament")
     sub = ap.add_subparsers(dest="cmd", required=True)
     lp = sub.add_parser("ladder", help="the committed ladder table and plot")
-    lp.add_argument("--out", default="results/ladder")
-    lp.add_argument("--games", type=int, default=100000, help="deals per match")
-    lp.add_argument("--seed", type=int, default=2026)
+    lp.add_argument("--out", default="results/ladder",
+                    help="folder for ladder.csv/.json/.md/.png (default: results/ladder)")
+    lp.add_argument("--games", type=int, default=100000,
+                    help="deals per match (the slow rungs play a share of them)")
+    lp.add_argument("--seed", type=int, default=2026,
+                    help="seed of the deals (a whole number >= 0): the same seed plays the "
+                         "same games")
     add_play_options(lp, "resume folder: every finished piece of games is kept there, and "
                          "the ladder run again (after a crash or kill -9) reads them instead "
                          "of playing them again (default: OUT/chunks; delete it when done)",

@@ -30,10 +30,35 @@ declared runs found (a fresh-deal check of the options it picked, the best setti
 replayed by another bot), with ``runs.workers`` processes; it never starts a declared run
 itself. ``plots``, ``findings`` and ``key_figures`` read only the tables, so the notebooks
 redraw a section from its committed CSV files.
+
+What the report shows of it, the module declares once, as ``REPORT`` (:class:`Report`;
+optional: without it the report asks the section's title and answers with its first
+finding)::
+
+    REPORT = Report(
+        question="How much is the veto worth, and to whom?",   # its section's question
+        key_plot="veto_heatmap.png",                           # shown first
+        answer=answer,       # (Tables) -> Finding: its paragraph of "What we found"
+        notice=notice,       # (results folder) -> HTML: games people need to notice it
+        rows=(Row("veto", 20, veto_row, Page("veto", "What is the veto worth?", …),
+                  readme=True),),   # its rows of the verdict board (place 20), each with
+                                    # its answer page; readme: one of the README's verdicts
+        derived=(Derived("fairness", fairness, NOTE, source="sides"),),
+    )
+
+The report, the README's verdicts and the documentation site discover these from the
+modules of :data:`demos_sim.analysis.names.ANALYSES` (:func:`check_rows` keeps their
+board keys, places and page slugs distinct); the builders read the tables the suite
+wrote, through :mod:`demos_sim.analysis.core.answers` and
+:mod:`demos_sim.analysis.core.board`. The game whose bot ladder orders an analysis's
+figures is on its line of ``names.REGISTERED`` (the core's rung order reads it). A new
+analysis is one module and one line there.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +85,7 @@ FAST_RUNGS = {b: f for b, f in DEMOS_RUNGS.items() if b != SEARCH_RUNG}
 QUICK_MIN_GAMES = 4      # a quick run's (--games N) smallest rung, games per point
 REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
 DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")       # an answer page's file name
 
 
 def experiment_path(stem: str) -> Path:
@@ -176,6 +202,84 @@ class Runs:
         return out
 
 
+# ----------------------------------------------------------- what the report shows
+@dataclass(frozen=True)
+class Part:
+    """The statements of an analysis's "What we found" paragraph an answer page shows:
+    all of them, or those read from ``tables`` (file stems)."""
+
+    section: str                        # an analysis (its folder under results/analyses)
+    tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Page:
+    """An answer page of the documentation site (``questions/<slug>.md``): the question,
+    one sentence of what it answers, its plots (``"<analysis>/<file>.png"``, the key plot
+    first), the analyses' statements it quotes (``parts``; default: every statement of the
+    declaring analysis) and, where a page shows more, ``extra(results folder)``: Markdown
+    and the files of the folder it links, or None."""
+
+    slug: str
+    title: str
+    lead: str
+    plots: tuple[str, ...] = ()
+    parts: tuple[Part, ...] = ()
+    extra: Callable[[Path], tuple[str, tuple[str, ...]] | None] | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row of the verdict board: ``build(tables)`` returns a
+    :class:`demos_sim.analysis.core.board.BoardRow` (or None when its tables are
+    missing); ``place`` orders the board (smaller first); ``readme``: one of the README's
+    headline verdicts (in board order); ``page``: its answer page on the site."""
+
+    key: str
+    place: int
+    build: Callable
+    page: Page
+    readme: bool = False
+
+
+SITE_DATA = "data"       # the site folder where answer pages find the plots and tables
+DERIVED_NOTE = ("is derived by the report from the committed {src} (the section predates "
+                "it), with the default margin of fair, ±1 pp")
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A table the report derives for sections written before the analysis computed it
+    (:mod:`demos_sim.report.derived`): ``compute`` of the ``source`` table when the table
+    is missing, or of the table itself when it lacks column ``lacks``; ``note`` says so
+    above it."""
+
+    table: str
+    compute: Callable[[pd.DataFrame], pd.DataFrame]
+    note: str
+    source: str | None = None
+    lacks: str | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the report, the README and the site show of an analysis (``REPORT``): the
+    question its section asks and its key plot; ``answer(tables)``, its paragraph of "What
+    we found" (a :class:`demos_sim.analysis.core.answers.Finding`, None: none);
+    ``notice(results folder)``, the games people would need to notice its effect (HTML,
+    '' when its figures are missing); its board rows; the tables the report derives;
+    ``skill``: whether its card says if its figures depend on bot skill (the robustness
+    analysis's answer is about skill)."""
+
+    question: str
+    key_plot: str | None = None
+    answer: Callable | None = None
+    notice: Callable[[Path], str] | None = None
+    rows: tuple[Row, ...] = ()
+    derived: tuple[Derived, ...] = ()
+    skill: bool = True
+
+
 def rungs(module, experiment: str) -> dict[str, float]:
     """The rungs (bot -> share of the file's games) at which ``module`` runs a file."""
     return (getattr(module, "EXPERIMENT_RUNGS", {}).get(experiment)
@@ -206,3 +310,53 @@ def check(name: str, module) -> None:
     for t in getattr(module, "TUNES", []):
         if not isinstance(t, Tune):
             raise ConfigError(f"analysis {name}: TUNES holds {t!r}, not a Tune")
+    if hasattr(module, "REPORT"):
+        check_report(name, module.REPORT)
+
+
+def check_report(name: str, rep) -> None:
+    """:class:`ConfigError` when ``REPORT`` of analysis ``name`` is not a :class:`Report`
+    of rows, pages and derived tables as :class:`Report` says."""
+    def bad(what: str) -> ConfigError:
+        return ConfigError(f"analysis {name}: REPORT {what}")
+
+    if not isinstance(rep, Report):
+        raise bad(f"is {type(rep).__name__}, not a Report")
+    if not isinstance(rep.question, str) or not rep.question.strip():
+        raise bad("has no question")
+    if rep.key_plot is not None and not str(rep.key_plot).endswith(".png"):
+        raise bad(f"key_plot {rep.key_plot!r} is not a .png file")
+    for what in ("answer", "notice"):
+        if getattr(rep, what) is not None and not callable(getattr(rep, what)):
+            raise bad(f"{what} is not a function")
+    for r in rep.rows:
+        if not isinstance(r, Row):
+            raise bad(f"rows holds {r!r}, not a Row")
+        if not r.key or not callable(r.build) or not isinstance(r.place, int):
+            raise bad(f"row {r.key!r} needs a key, an integer place and a build function")
+        if not isinstance(r.page, Page) or not SLUG.match(r.page.slug):
+            raise bad(f"row {r.key!r}: its page needs a slug of lower-case words and dashes")
+        if r.page.extra is not None and not callable(r.page.extra):
+            raise bad(f"row {r.key!r}: its page's extra is not a function")
+        for part in r.page.parts:
+            if not isinstance(part, Part):
+                raise bad(f"row {r.key!r}: its page's parts hold {part!r}, not a Part")
+    for d in rep.derived:
+        if not isinstance(d, Derived) or not callable(d.compute):
+            raise bad(f"derived holds {d!r}, not a Derived with a compute function")
+        if (d.source is None) == (d.lacks is None):
+            raise bad(f"derived table {d.table!r}: give either source or lacks")
+
+
+def check_rows(reports: dict) -> None:
+    """:class:`ConfigError` when two board rows of the analyses (``{name: Report}``) share
+    a key, a place or a page slug."""
+    seen: dict[tuple[str, object], str] = {}
+    for name, rep in reports.items():
+        for r in rep.rows:
+            for what, value in (("key", r.key), ("place", r.place), ("page", r.page.slug)):
+                if (what, value) in seen:
+                    who = (f"analysis {name}" if seen[(what, value)] == name
+                           else f"analyses {seen[(what, value)]} and {name}")
+                    raise ConfigError(f"{who}: two board rows with {what} {value!r}")
+                seen[(what, value)] = name

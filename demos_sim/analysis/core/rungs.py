@@ -18,10 +18,12 @@ strength is 0. A rung's strength is the one below it plus the step the ladder me
   the other's on the same deals): the cumulative difference of win rates.
 
 Strengths are comparable only within one chain (one game). A figure is placed on a chain
-by :func:`family` (its analysis and the game its name names); a bot that the chain never
-measured (L'Assemblée's ``reciprocal`` and ``aggressive`` populations, ``adaptive in a
-civic city``, Protocole's ``cautious`` in the all-together mode or ``convention`` in the
-each-for-themselves mode) has no strength and gets no place in a skill order.
+by :func:`family` (the game its analysis is about, on the analysis's line of
+:data:`demos_sim.analysis.names.REGISTERED`, or the game its name names); a bot that the
+chain never measured (L'Assemblée's ``reciprocal`` and ``aggressive`` populations,
+``adaptive in a civic city``, Protocole's ``cautious`` in the all-together mode or
+``convention`` in the each-for-themselves mode) has no strength and gets no place in a
+skill order.
 
 The DĒMOS chain was measured at full rules, 4 players, individual mode; it orders the
 DĒMOS bots of every configuration (an assumption the robustness section states).
@@ -35,12 +37,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from demos_sim.analysis import names
+
 #: the chain each family of figures is ordered by: a prefix of the ladder's ``game``
 GAMES = {"demos": "demos full", "protocole each": "protocole each",
          "protocole coop": "protocole coop", "assemblee": "assemblee"}
 #: measures whose steps add as Elo ratings (the others add as differences of win rates)
 ELO_MEASURES = ("win share", "win share in the same seat")
-DEMOS_ANALYSES = ("game_shape", "media", "teams", "tuning", "veto")
 
 
 def default_path() -> Path | None:
@@ -128,9 +131,10 @@ def family(analysis: str, figure: str) -> str | None:
     ``each`` figures (seat edges, ``each`` variants) on the each chain. The variants
     analysis names the game in the figure (``variants: DĒMOS …``/``Protocole …``)."""
     f = figure.lower()
-    if analysis == "assemblee":
+    game = names.GAMES.get(analysis)
+    if game == "assemblee":
         return "assemblee"
-    if analysis == "protocole_levels" or "protocole" in f:
+    if game == "protocole" or "protocole" in f:
         has_coop = re.search(r"\bcoop\b", f) is not None
         has_each = re.search(r"\beach\b", f) is not None
         if has_coop and not has_each:
@@ -138,7 +142,7 @@ def family(analysis: str, figure: str) -> str | None:
         if has_each and not has_coop:
             return "protocole each"
         return None
-    if analysis in DEMOS_ANALYSES or "dēmos" in f or "demos" in f:
+    if game == "demos" or "dēmos" in f or "demos" in f:
         return "demos"
     return None
 

@@ -366,3 +366,147 @@ def key_figures(tables: dict) -> pd.DataFrame:
             rows.append({"figure": f"Carré share of round wins, {r.setup}", "bot": r.bot,
                          "mean": r.share, "ci_low": r.ci_low, "ci_high": r.ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name. (Imported here,
+# at the end, with the declarations they serve.)
+from demos_sim.analysis.core.answers import (Finding, SEARCH, Statement, Tables, by_rung, pct,
+                                             span)
+from demos_sim.analysis.core.board import (BoardRow, Est, Item, Light, WORDS, fit, key_effects,
+                                           main_rungs, notice, noticed, pp_text, quoted,
+                                           read_key_figures, tost_est, worst_verdict)
+from demos_sim.analysis.core.protocol import DERIVED_NOTE, Derived, Page, Report, Row
+
+
+def _verdict_word(text: str) -> str:
+    """A TOST text's verdict: ``not shown fair: −6.5 pp, 90% […], margin ±1 pp`` → ``not
+    shown fair`` (older texts: ``unfair by 2.1 pp (…)`` → ``unfair``)."""
+    return text.split(":")[0].split(" (")[0].split(" by ")[0]
+
+
+def _answer(t: Tables) -> Finding:
+    f = Finding("game_shape", "Seat advantage and game shape")
+    name = "game_shape/seat_share.csv"
+    ss = t.get(name, "bot", "rules", "mode", "players", "side", "share_of_won", "sow_ci_low",
+               "sow_ci_high", "fairness")
+    if ss is not None:
+        r = ss[(ss["rules"] == "full") & (ss["mode"] == "individual") & (ss["players"] == 4)
+               & (ss["side"].astype(str) == "0")]
+        if len(r):
+            groups: dict[str, list[str]] = {}
+            for b in t.order(r["bot"]):
+                v = str(r[r["bot"] == b]["fairness"].iloc[0])
+                groups.setdefault(_verdict_word(v), []).append(b)
+            head = "; ".join(f"{v} at {', '.join(bs)}" for v, bs in groups.items())
+            lab = t.label("game_shape", "share of won games - parity, full 4p, seat/side 0", f)
+            parity = f" (parity {100 * r['parity'].iloc[0]:g}%)" if "parity" in r else ""
+            s = (f"**The first dealer (seat 0, 4 players, full rules) is {head}**: its share "
+                 f"of won games{parity} " + by_rung(t, r, lambda x: pct(
+                     x["share_of_won"], x["sow_ci_low"], x["sow_ci_high"]), ""))
+            if r["fairness"].astype(str).str.contains("90% [", regex=False).all():
+                s += ("; its distance from parity against the margin: " + by_rung(
+                    t, r, lambda x: str(x["fairness"]).split(": ", 1)[-1], "", n="_",
+                    sep="; "))
+            f.statements.append(Statement(s + (f"; {lab}" if lab else ""), t.source(name)))
+    name = "game_shape/shape.csv"
+    sh = t.get(name, "bot", "rules", "mode", "players", "no_winner", "no_winner_ci_low",
+               "no_winner_ci_high")
+    if sh is not None:
+        full = sh[(sh["rules"] == "full") & (sh["mode"] == "individual")]
+        bits = []
+        for p, g in full.groupby("players"):
+            g = g[~g["bot"].astype(str).str.startswith(SEARCH)]
+            lo, hi = g.loc[g["no_winner"].idxmin()], g.loc[g["no_winner"].idxmax()]
+            if p == 4:
+                bits.append(f"{_nw(lo)} ({lo['bot']}) to {_nw(hi)} ({hi['bot']}) at 4 players")
+            else:
+                bits.append(f"{span(g, 'no_winner')}% at {p}")
+        if bits:
+            f.statements.append(Statement(
+                "Full games without a winner: " + "; ".join(bits), t.source(name)))
+    return f
+
+
+def _nw(r) -> str:
+    return pct(r["no_winner"], r["no_winner_ci_low"], r["no_winner_ci_high"])
+
+
+def _seats_row(t: Tables) -> BoardRow | None:
+    name = "game_shape/seat_share.csv"
+    ss = t.get(name, "bot", "rules", "mode", "players", "side", "share_of_won", "sow_ci_low",
+               "sow_ci_high", "parity")
+    if ss is None:
+        return None
+    r = ss[(ss["rules"] == "full") & (ss["mode"] == "individual") & (ss["players"] == 4)]
+    if r.empty:
+        return None
+    m = float(r["fair_margin"].iloc[0]) if "fair_margin" in r else FAIR_MARGIN
+    q = quoted(t, r["bot"])
+
+    def est(x, b) -> Est:
+        e = tost_est(x["share_of_won"] - x["parity"], x["sow_ci_low"] - x["parity"],
+                     x["sow_ci_high"] - x["parity"], m)
+        return Est(b, e.est, e.lo, e.hi, e.verdict, int(x["games"]) if "games" in x else None)
+
+    items = []
+    for side, g in r.groupby(r["side"].astype(str), sort=True):
+        rungs = [est(g[g["bot"] == b].iloc[0], b) for b in t.order(g["bot"])]
+        at = next((x for x in rungs if x.bot == q), None)
+        if at is not None:
+            items.append(Item(f"seat {side}", at, rungs))
+    if not items:
+        return None
+    v = worst_verdict([i.at.verdict for i in items])
+    far = max(items, key=lambda i: abs(i.at.est))
+    parity = 100 * float(r["parity"].iloc[0])
+    if v == "fair":
+        head = (f"Every seat is within ±{100 * m:g} pp of a fair {parity:g}% of won games "
+                f"at 4 players ({q} bots)")
+    else:
+        head = (f"At 4 players {far.label} is {WORDS[far.at.verdict][0]}: "
+                f"{pp_text(far.at.est)} pp from its fair {parity:g}% of won games ({q} bots)")
+    other = ""
+    for b in main_rungs(t, r["bot"]):
+        if b == q:
+            continue
+        worst = max((e for i in items for e in i.rungs if e.bot == b),
+                    key=lambda e: abs(e.est), default=None)
+        lab = next((i.label for i in items for e in i.rungs if e is worst), "")
+        if worst is not None and worst.verdict != v:
+            other = f"; {b}: {lab} {worst.verdict} ({pp_text(worst.est)} pp)"
+            break
+    return BoardRow(
+        "seats", "Does the seat matter?", [Light("", v)], fit(head, other, "."),
+        noticed(abs(far.at.est) / 100, parity / 100, False),
+        f"{far.label}'s distance from parity", items, "pp of won games from parity", "90%",
+        100 * m, "game_shape", [t.source(name)], q)
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice the first dealer's deficit."""
+    kf = read_key_figures(out)
+    return notice(key_effects(kf, "game_shape",
+                              "share of won games - parity, full 4p, seat/side 0"),
+                  0.25, False, "the first dealer's deficit")
+
+
+def _with_fairness(df: pd.DataFrame) -> pd.DataFrame:
+    """``seat_share.csv`` with its TOST verdicts against the default margin."""
+    return with_verdicts(df, "excess", "sow_ci_low", "sow_ci_high", offset="parity")
+
+
+REPORT = Report(
+    question="Does the seat matter, and what does a game look like?",
+    key_plot="seat_heatmap.png", answer=_answer, notice=_notice,
+    rows=(Row("seats", 50, _seats_row, Page(
+        "seat-advantage", "Does the seat matter?",
+        "Whether the first dealer or any other seat wins more or less than its share, and "
+        "what a game looks like: its length and the games without a winner.",
+        ("game_shape/seat_heatmap.png", "game_shape/seat_share.png",
+         "game_shape/seat_vs_skill.png", "game_shape/game_shape.png")), readme=True),),
+    derived=(Derived("seat_share", _with_fairness,
+                     "column fairness " + DERIVED_NOTE.format(src="seat_share.csv"),
+                     lacks="fairness"),))

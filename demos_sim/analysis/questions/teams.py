@@ -1074,3 +1074,355 @@ def key_figures(tables: dict) -> pd.DataFrame:
                          "bot": r.bot, "mean": r.diff, "ci_low": r.diff_ci_low,
                          "ci_high": r.diff_ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name. (Imported here,
+# at the end, with the declarations they serve.)
+import math
+import re
+
+from demos_sim.analysis.core.answers import Finding, Statement, Tables, by_rung, ci, span
+from demos_sim.analysis.core.board import (BoardRow, Est, Item, Light, fit, notice, noticed,
+                                           pp_text, quoted)
+from demos_sim.analysis.core.protocol import DERIVED_NOTE, Derived, Page, Part, Report, Row
+
+
+def _worst(g: pd.DataFrame) -> pd.Series:
+    """The side that decides a mode's verdict (one bot's rows of one definition): the
+    side furthest from parity (largest |diff|) among the unfair sides, else among the
+    sides not shown fair, else among all (every side fair); between sides as far from
+    parity (two sides: their shares of won games add up to 1), the one behind."""
+    v = g["verdict"].astype(str)
+    for k in ("unfair", "not shown fair"):
+        if (v == k).any():
+            g = g[v == k]
+            break
+    far = g["diff"].abs().round(12)
+    return g[far == far.max()].sort_values("diff", kind="stable").iloc[0]
+
+
+def _mode_verdict(g: pd.DataFrame) -> str:
+    """A mode is fair when every side is, unfair when one side is (as
+    :func:`demos_sim.analysis.core.fairness.mode_verdict`)."""
+    v = set(g["verdict"].astype(str))
+    return "fair" if v == {"fair"} else "unfair" if "unfair" in v else "not shown fair"
+
+
+def _tost_text(r) -> str:
+    """A side's TOST verdict with the 90% interval it rests on (``stats.Equivalence.text``
+    from the table's columns; the table's own text when it lacks the 90% interval)."""
+    if all(c in r and pd.notna(r[c]) for c in ("ci90_low", "ci90_high", "margin")):
+        from demos_sim.analysis.core.stats import Equivalence
+
+        e = Equivalence(float(r["diff"]), float(r["ci_low"]), float(r["ci_high"]),
+                        float(r["ci90_low"]), float(r["ci90_high"]), float(r["margin"]),
+                        float(r["p_tost"]) if "p_tost" in r else math.nan,
+                        str(r["verdict"]))
+        return e.text()
+    return str(r["verdict_text"]) if "verdict_text" in r else str(r["verdict"])
+
+
+def _same_test(g: pd.DataFrame) -> bool:
+    """Per side and per seat test the same hypothesis (every side's two parities agree,
+    as in 2v2: ½ = 2/4)."""
+    ps = g.pivot_table(index=["bot", "side"], columns="definition", values="parity")
+    return ({"per side", "per seat"} <= set(ps.columns)
+            and bool(((ps["per side"] - ps["per seat"]).abs() < 1e-12).all()))
+
+
+def _answer(t: Tables) -> Finding:
+    f = Finding("teams", "Team modes")
+    name = "teams/fairness.csv"
+    fa = t.get(name, "bot", "mode", "side", "definition", "diff", "ci_low", "ci_high",
+               "verdict")
+    sides = t.get("teams/sides.csv", "bot", "mode", "option", "side", "gap", "gap_ci_low",
+                  "gap_ci_high")
+    if fa is not None:
+        if "option" in fa:
+            fa = fa[fa["option"] == "default"]
+        margin = (f"±{100 * float(fa['margin'].iloc[0]):g} pp" if "margin" in fa
+                  and len(fa) else "the margin")
+        said = []
+        for mode, g in fa.groupby("mode", sort=False):
+            parts = []
+            same = _same_test(g)
+            for d in ("per side", "per seat"):
+                h = g[g["definition"] == d]
+                if h.empty:
+                    continue
+                if d == "per seat" and same:
+                    parts.append(f"**{mode} per seat**: the same test as per side (each "
+                                 "side's seats' share of the table is its parity per side)")
+                    continue
+                rows = pd.DataFrame([_worst(h[h["bot"] == b]) for b in t.order(h["bot"])])
+                rows["mode_verdict"] = [_mode_verdict(h[h["bot"] == b]) for b in rows["bot"]]
+                bit = f"**{mode} {d}**: " + by_rung(
+                    t, rows, lambda x: f"side {x['side']} {_tost_text(x)}", "", sep="; ")
+                if d == "per side" and sides is not None:
+                    un = rows[rows["mode_verdict"] == "unfair"]
+                    a = sides[(sides["mode"] == mode) & (sides["option"] == "default")
+                              & sides["bot"].isin(un["bot"])]
+                    if "screen" in a:
+                        a = a[a["screen"] == "single"]
+                    a = a[a["side"].astype(str) == str(un["side"].iloc[0])] if len(un) else a
+                    if len(un) and len(a):
+                        bit += (f" (where unfair, side {un['side'].iloc[0]} is "
+                                f"{span(a, 'gap', signed=True)} pp of all games from the "
+                                f"sides' mean, `{t.source('teams/sides.csv')}`)")
+                parts.append(bit)
+            said.append(". ".join(parts))
+        f.statements.append(Statement(
+            f"Fair = within {margin} of parity in share of won games, the 90% interval "
+            "inside the margin (TOST); per side, every side's parity is ½ of the won games "
+            "(⅓ in 2v2+1); per seat, a side's parity is its seats' share of the table, "
+            "size/n (2v3: ⅖ and ⅗; 2v2+1: ⅖, ⅖, ⅕), since each of its seats wins when it "
+            "wins. A mode is fair when every side is, unfair when one side is; shown: the "
+            "side that decides it, its verdict, distance from parity (pp of won games) and "
+            "90% interval. " + ". ".join(said), t.source(name)))
+    _fresh_deals(t, f)
+    return f
+
+
+def _fresh_deals(t: Tables, f: Finding) -> None:
+    """The best change of each unfair mode replayed on fresh deals (``teams/confirm.csv``):
+    the side worst *on those deals* with its TOST verdict, its gap ``U`` in pp of all games
+    and the paired difference from the default; ``teams/summary.csv`` when the section has
+    no replay table."""
+    name = "teams/confirm.csv"
+    co = t.get(name, "bot", "mode", "role", "option", "worst_side", "unfairness", "ci_low",
+               "ci_high", "fair_per_side", "worst_side_verdict")
+    if co is None:
+        return _fresh_deals_summary(t, f)
+    for mode in ("2v3", "2v2+1"):
+        m = co[co["mode"] == mode]
+        if "screen" in m and (m["screen"] == "pairs").any():
+            m = m[m["screen"] == "pairs"]
+        best = m[m["role"] == "best"]
+        if best.empty:
+            continue
+        vs = m[m["role"] == "best - default"]
+        fair = [b for b in t.order(best["bot"])
+                if (best[best["bot"] == b]["fair_per_side"] == "fair").any()]
+        n = ""
+        su = t.get("teams/summary.csv", "bot", "mode", "options")
+        if su is not None and len(su[su["mode"] == mode]):
+            sm = su[su["mode"] == mode]
+            if "screen" in sm and "screen" in m:
+                sm = sm[sm["screen"].isin(m["screen"])]
+            if len(sm):
+                n = f" of the {int(sm['options'].max())} options"
+        bits = []
+        for opt, rs in best.groupby("option", sort=False):
+            def fmt(x, vs=vs):
+                d = vs[vs["bot"] == x["bot"]]
+                diff = ""
+                if len(d) and {"diff", "diff_ci_low", "diff_ci_high"} <= set(d.columns):
+                    r = d.iloc[0]
+                    diff = ("; best − default "
+                            f"{ci(r['diff'], r['diff_ci_low'], r['diff_ci_high'])}")
+                return (f"worst side {x['worst_side_verdict']} (U "
+                        f"{ci(x['unfairness'], x['ci_low'], x['ci_high'])} pp of all games"
+                        f"{diff})")
+            bits.append(f"`{opt}`: " + by_rung(t, rs, fmt, "", n="games", sep="; "))
+        head = (f"In {mode} a change tried is fair on fresh deals at {', '.join(fair)}"
+                if fair else f"**No change tried makes {mode} fair**")
+        f.statements.append(Statement(
+            head + f"; the best{n}, replayed on fresh deals, with the side worst on those "
+            "deals (its verdict per side in pp of won games; U its gap from the sides' mean "
+            "in pp of all games, and best − default the paired change of U from the "
+            "default seating and rules): "
+            + "; ".join(bits), t.source(name)))
+
+
+def _fresh_deals_summary(t: Tables, f: Finding) -> None:
+    name = "teams/summary.csv"
+    su = t.get(name, "bot", "mode", "best", "fresh_best_worst_side")
+    if su is None:
+        return
+    for mode in ("2v3", "2v2+1"):
+        m = su[su["mode"] == mode]
+        if "screen" in m and (m["screen"] == "pairs").any():
+            m = m[m["screen"] == "pairs"]
+        if m.empty:
+            continue
+        n = f" {int(m['options'].max())}" if "options" in m else ""
+        fair = "fresh_best_fair" in m and (m["fresh_best_fair"] == "fair").any()
+        bits = []
+        for best, rs in m.groupby("best", sort=False):
+            bits.append(f"`{best}`: " + by_rung(
+                t, rs, lambda x: f"{x['fresh_best_worst_side']}", "",
+                n="fresh_games" if "fresh_games" in rs else "games"))
+        head = (f"In {mode} a change tried is fair on fresh deals" if fair else
+                f"**No change tried makes {mode} fair**")
+        f.statements.append(Statement(
+            head + f"; the best of the{n} options replayed on fresh deals (their "
+            "worst side): " + "; ".join(bits), t.source(name)))
+
+
+def _teams_row(t: Tables) -> BoardRow | None:
+    name = "teams/fairness.csv"
+    fa = t.get(name, "bot", "mode", "side", "definition", "diff", "ci_low", "ci_high",
+               "ci90_low", "ci90_high", "verdict", "parity")
+    if fa is None:
+        return None
+    if "option" in fa:
+        fa = fa[fa["option"] == "default"]
+    fa = fa[fa["definition"] == "per side"]
+    q = quoted(t, fa["bot"])
+    items, lights, said = [], [], []
+    for mode, g in fa.groupby("mode", sort=False):
+        h = g[g["bot"] == q]
+        if h.empty:
+            continue
+        w = _worst(h)
+        v = _mode_verdict(h)
+        rungs = []
+        for b in t.order(g["bot"]):
+            r = g[(g["bot"] == b) & (g["side"] == w["side"])]
+            if len(r):
+                r = r.iloc[0]
+                rungs.append(Est(b, 100 * r["diff"], 100 * r["ci90_low"], 100 * r["ci90_high"],
+                                 _mode_verdict(g[g["bot"] == b]),
+                                 int(r["games"]) if "games" in r else None))
+        at = Est(q, 100 * w["diff"], 100 * w["ci90_low"], 100 * w["ci90_high"], v)
+        items.append(Item(f"{mode} side {w['side']}", at, rungs))
+        lights.append(Light(mode, v))
+        said.append((mode, w, v))
+    if not items:
+        return None
+    order = {"unfair": 0, "not shown fair": 1, "fair": 2}
+    said.sort(key=lambda x: (order[x[2]], -abs(x[1]["diff"])))
+    bits = [f"{m} {v} ({w['side']} {pp_text(100 * w['diff'])} pp)" for m, w, v in said]
+    sentence = fit(f"Share of won games against parity ({q} bots): " + ", ".join(bits), ".")
+    m, w, v = said[0]
+    return BoardRow(
+        "teams", "Are the team modes fair?", lights, sentence,
+        noticed(abs(w["diff"]), float(w["parity"]), False),
+        f"{m}'s side {w['side']} off parity", items, "pp of won games from parity", "90%",
+        100 * float(fa["margin"].iloc[0]) if "margin" in fa else 100 * FAIR_MARGIN,
+        "teams", [t.source(name)], q)
+
+
+_VERDICT = re.compile(r"^(?P<side>[^:]+): (?P<v>[^:]+): (?P<d>[+−-][\d.]+) pp, 90% "
+                      r"\[(?P<lo>[+−-][\d.]+), (?P<hi>[+−-][\d.]+)\]")
+
+
+def _signed_number(s: str) -> float:
+    return float(s.replace("−", "-"))
+
+
+def _change_row(t: Tables) -> BoardRow | None:
+    """The best change of each unfair team mode replayed on fresh deals
+    (``teams/confirm.csv``: the side worst on those deals, its TOST verdict and 90%
+    interval in pp of won games)."""
+    name = "teams/confirm.csv"
+    co = t.get(name, "bot", "mode", "role", "option", "worst_side_verdict")
+    if co is None:
+        return None
+    items, lights, said = [], [], []
+    q = quoted(t, co["bot"])
+    for mode in ("2v3", "2v2+1"):
+        m = co[co["mode"] == mode]
+        if "screen" in m and (m["screen"] == "pairs").any():
+            m = m[m["screen"] == "pairs"]
+
+        def parse(role: str, b: str):
+            r = m[(m["role"] == role) & (m["bot"] == b)]
+            g = r.iloc[0] if len(r) else None
+            hit = _VERDICT.match(str(g["worst_side_verdict"])) if g is not None else None
+            return g, hit
+
+        rungs = []
+        for b in t.order(m["bot"]):
+            g, hit = parse("best", b)
+            if hit:
+                rungs.append(Est(b, _signed_number(hit["d"]), _signed_number(hit["lo"]),
+                                 _signed_number(hit["hi"]), hit["v"],
+                                 int(g["games"]) if "games" in g else None))
+        g, hit = parse("best", q)
+        if not hit:
+            continue
+        _, dhit = parse("default", q)
+        at = next(x for x in rungs if x.bot == q)
+        items.append(Item(f"{mode} side {hit['side']}", at, rungs,
+                          _signed_number(dhit["d"]) if dhit else None))
+        lights.append(Light(mode, at.verdict))
+        said.append((mode, g["option"], at))
+    if not items:
+        return None
+    bits = []
+    for mode, opt, at in said:
+        if at.verdict == "fair":
+            bits.append(f"{mode}: {opt} makes it fair ({pp_text(at.est)} pp)")
+        else:
+            bits.append(f"{mode}: the best tried, {opt}, leaves {pp_text(at.est)} pp, "
+                        f"{at.verdict}")
+    sentence = fit("; ".join(bits), f" ({q} bots).")
+    if not sentence.endswith("."):
+        sentence += "."
+    head = max(said, key=lambda s: abs(s[2].est))
+    # the side's parity per side (fairness.csv), ½ of the won games for two sides
+    parity = 0.5
+    fa = t.get("teams/fairness.csv", "mode", "definition", "parity")
+    if fa is not None:
+        p = fa[(fa["mode"] == head[0]) & (fa["definition"] == "per side")]["parity"]
+        parity = float(p.iloc[0]) if len(p) else parity
+    return BoardRow(
+        "change", "What would make 2v3 and 2v2+1 fair?", lights, sentence,
+        noticed(abs(head[2].est) / 100, parity, False),
+        f"{head[0]}'s unfairness left by its best change", items,
+        "pp of won games from parity (○ default)", "90%", 100 * FAIR_MARGIN, "teams",
+        [t.source(name)], q)
+
+
+def _fairness_table(out: Path) -> pd.DataFrame | None:
+    """``teams/fairness.csv``, or the report's derivation of it from ``sides.csv``."""
+    folder = Path(out) / "teams"
+    if (folder / "fairness.csv").exists():
+        return pd.read_csv(folder / "fairness.csv")
+    if (folder / "sides.csv").exists():
+        return fairness(pd.read_csv(folder / "sides.csv"))
+    return None
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice the 2v3 team of two's and the 2v2+1
+    Independent's deficits."""
+    fair = _fairness_table(out)
+    if fair is None:
+        return ""
+    if "option" in fair:
+        fair = fair[fair["option"] == "default"]
+    said = []
+    for mode, side, d, p0, what in (("2v3", "A", "per side", 0.5,
+                                     "the 2v3 team of two's deficit"),
+                                    ("2v2+1", "I", "per seat", 0.2,
+                                     "the 2v2+1 Independent's per-seat deficit")):
+        r = fair[(fair["mode"] == mode) & (fair["side"] == side) & (fair["definition"] == d)]
+        said.append(notice([(b, float(x)) for b, x in zip(r["bot"], r["diff"])][:2],
+                           p0, False, what))
+    return "".join(said)
+
+
+REPORT = Report(
+    question="Are the team modes fair, and what would fix 2v3 and 2v2+1?", key_plot="sides.png",
+    answer=_answer, notice=_notice,
+    rows=(Row("teams", 10, _teams_row, Page(
+              "team-modes", "Are the team modes fair?",
+              "Whether 2v2, 2v3 and 2v2+1 give each side and each seat its fair part of the "
+              "won games, and what change comes closest to fair where they do not.",
+              ("teams/sides.png", "teams/unfairness.png", "teams/decided_2v2p1.png",
+               "teams/pairs.png")), readme=True),
+          Row("change", 80, _change_row, Page(
+              "what-to-change", "What should change?",
+              "The changes the analyses tried that move the balance most, and the best "
+              "candidates they found for the team modes, the point values and the city's "
+              "collapse threshold.",
+              ("variants/variant_effects.png", "teams/pairs.png"),
+              (Part("teams", ("confirm",)), Part("tuning"), Part("variants"),
+               Part("assemblee", ("tune_best",)))))),
+    derived=(Derived("fairness", fairness, "table " + DERIVED_NOTE.format(src="sides.csv"),
+                     source="sides"),))

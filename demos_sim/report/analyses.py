@@ -39,6 +39,7 @@ from demos_sim.report.board import board_html, board_markdown, board_rows
 from demos_sim.report.findings import by_section, prefix, repo_root
 from demos_sim.report.headlines import headline, skill
 from demos_sim.report.markup import html_details, html_page, html_table, md_table, text
+from demos_sim.report.registered import report
 from demos_sim.report.tables import present, shown, title
 from demos_sim.runner.store import atomic_write_text
 
@@ -174,6 +175,13 @@ def _img(out: Path, rel: str) -> str:
             f'width="{w}" height="{h}">')
 
 
+def _says_skill(name: str) -> bool:
+    """Whether the card of analysis ``name`` says if its figures depend on bot skill (not
+    the robustness analysis's, whose answer is about skill: ``REPORT.skill``)."""
+    rep = report(name)
+    return rep is None or rep.skill
+
+
 def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path]:
     """``<out>/report.html`` and ``report.md``: the verdict board
     (:mod:`demos_sim.report.board`), then a section per name of ``names`` (the report
@@ -182,9 +190,8 @@ def build_analyses_report(out: str | Path, names: list[str]) -> tuple[Path, Path
     secs = sections(out, names)
     found = by_section(out)          # the README's "What we found", sentence for sentence
     heads = {s["name"]: headline(out, s, found) for s in secs}
-    skills = {s["name"]: skill(out, s["name"], heads[s["name"]].figures) for s in secs
-              if s["name"] != "robustness"}      # robustness's answer is about skill
-    skills["robustness"] = ("meta", "")
+    skills = {s["name"]: skill(out, s["name"], heads[s["name"]].figures)
+              if _says_skill(s["name"]) else ("meta", "") for s in secs}
     plots = {(s["name"], f) for s in secs for f in s["figures"]
              if (out / s["name"] / f).exists()}
     stamp = _stamp(secs)

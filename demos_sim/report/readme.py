@@ -3,10 +3,11 @@
 ``demos-sim analyse --report-only`` rewrites what lies between the README's markers
 (:data:`demos_sim.report.findings.BEGIN` and ``END``) with the rows of the analyses
 report's verdict board (:func:`demos_sim.report.board.board_rows`, read from the tables
-under the results folder, never typed) for the questions of :data:`HEADLINES`, each as
+under the results folder, never typed) that their analyses declare for the README
+(``readme=True``, :func:`headlines`), each as
 :func:`demos_sim.report.board.board_markdown` writes it, followed by a link to the
-question's page on the documentation site (:data:`demos_sim.report.docs_pages.QUESTIONS`,
-built into ``site/`` by ``make docs``) and to the folder of its tables.
+question's page on the documentation site (the row's declared page, built into ``site/``
+by ``make docs``) and to the folder of its tables.
 
 The five: the questions a designer of DĒMOS asks first and whose answer changes the game
 as printed (are the team modes fair, what the veto and the Media are worth, what the
@@ -20,15 +21,19 @@ from pathlib import Path
 
 from demos_sim.report import board as B
 from demos_sim.report import findings as F
-from demos_sim.report.docs_pages import QUESTIONS
+from demos_sim.report.registered import rows as registered_rows
 
-HEADLINES = ("teams", "veto", "media", "carre", "seats")   # board row keys, in this order
 SITE = "site"                       # where `make docs` builds the site, beside the README
+
+
+def headlines() -> tuple[str, ...]:
+    """The board rows the README shows (declared ``readme=True``), in board order."""
+    return tuple(r.key for _, r in registered_rows() if r.readme)
 
 
 def page(key: str) -> str:
     """The site path of the answer page of board row ``key``."""
-    slug = next(q.slug for q in QUESTIONS if q.board == key)
+    slug = next(r.page.slug for _, r in registered_rows() if r.key == key)
     return f"{SITE}/questions/{slug}.html"
 
 
@@ -37,7 +42,7 @@ def block(out: Path, readme: Path) -> str:
     named relative to the README's folder."""
     pre = F.prefix(Path(out), Path(readme).parent)
     rows = {r.key: r for r in B.board_rows(out, pre)}
-    shown = [rows[k] for k in HEADLINES if k in rows]
+    shown = [rows[k] for k in headlines() if k in rows]
     lead = ("Written by `demos-sim analyse --report-only` from the analyses' tables: the "
             "first rows of the report's verdict board (`demos_sim/report/board.py`; edit it, "
             "not this text). Each answer's page, built by `make docs`, shows every bot rung, "

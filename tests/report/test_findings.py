@@ -193,7 +193,7 @@ def test_readme_holds_the_block_the_committed_sections_give():
     # five headline verdicts, each linking its answer page (a page of the site's
     # navigation) and its tables (a committed folder)
     lines = [x for x in _block(readme).splitlines() if x.startswith("- **")]
-    assert len(lines) == len(R.HEADLINES) == 5
+    assert len(lines) == len(R.headlines()) == 5
     nav = (ROOT / "mkdocs.yml").read_text()
     for line in lines:
         page, tables = re.findall(r"\]\(([^)]+)\)", line)

@@ -33,11 +33,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import Finding, Statement, Tables, by_rung, games, pct
+from demos_sim.analysis.core.board import (BoardRow, Est, Item, Light, MAX_WORDS, fit,
+                                           key_effects, notice, noticed, read_key_figures,
+                                           tost_est)
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import error_bars, save_tight, tight_figure
-from demos_sim.analysis.core.protocol import Tune
-from demos_sim.analysis.core.stats import adjust, p_value, share_ci
+from demos_sim.analysis.core.protocol import Page, Report, Row, Tune
+from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, p_value, share_ci
 
 TITLE = "L'Assemblée: collapse, characters, free riding, ostracism, personalities"
 METHOD = (
@@ -582,3 +586,130 @@ def key_figures(tables: dict) -> pd.DataFrame:
                          "mean": r.diff_vs_ulios, "ci_low": r.diff_ci_low,
                          "ci_high": r.diff_ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _answer(t: Tables) -> Finding:
+    f = Finding("assemblee", "L'Assemblée collapse")
+    name = "assemblee/collapse_summary.csv"
+    cs = t.get(name, "bot", "population", "players", "games", "collapse", "collapse_ci_low",
+               "collapse_ci_high")
+    if cs is not None:
+        c = cs[(cs["bot"] == "civic") & (cs["population"] == "civic")]
+        if len(c):
+            worst = c.loc[c["collapse"].idxmax()]
+            k = int(round(worst["collapse"] * worst["games"]))
+            p0, p1 = int(c["players"].min()), int(c["players"].max())
+            if k == 0:
+                s = (f"**Cities of civic players did not collapse** in any of "
+                     f"{games(worst['games'])} games a player count ({p0}–{p1} players; "
+                     f"upper bound {100 * c['collapse_ci_high'].max():.2g}%)")
+            else:
+                s = (f"**Cities of civic players rarely collapse**: at most {k} of "
+                     f"{games(worst['games'])} games a player count ({p0}–{p1} players; "
+                     + pct(worst["collapse"], worst["collapse_ci_low"], worst["collapse_ci_high"]) +
+                     f" at {int(worst['players'])})")
+            f.statements.append(Statement(s, t.source(name)))
+    name = "assemblee/public_goods.csv"
+    pg = t.get(name, "bot", "players", "free_riders", "free_rider_share", "free_rider_ci_low",
+               "free_rider_ci_high")
+    if pg is not None:
+        r = pg[(pg["players"] == 10) & (pg["free_riders"] == 1)]
+        if len(r):
+            fair = f" (fair share {100 * r['fair_share'].iloc[0]:.0f}%)" if "fair_share" in r \
+                else ""
+            pays = [str(x["bot"]) for _, x in r.iterrows()
+                    if "cooperator_share" in r and x["free_rider_ci_low"] > x["cooperator_share"]]
+            f.statements.append(Statement(
+                f"**Free riding beats cooperating among {', '.join(pays) or 'no'} players**: "
+                f"one free rider among 10 wins{fair} " + by_rung(
+                    t, r, lambda x: pct(x["free_rider_share"], x["free_rider_ci_low"],
+                                        x["free_rider_ci_high"])
+                    + (f" (a cooperator {100 * x['cooperator_share']:.1f}%)"
+                       if "cooperator_share" in r else ""), ""), t.source(name)))
+    name = "assemblee/tune_best.csv"
+    tb = t.get(name, "role", "measure", "value", "ci_low", "ci_high", "collapse_threshold")
+    if tb is not None:
+        c = tb[tb["measure"] == "collapse"]
+        best, default = c[c["role"] == "best"], c[c["role"] == "default"]
+        if len(best):
+            b = best.iloc[0]
+            tgt = f", target {100 * b['target']:g}%" if "target" in b else ""
+            who = f"{b['bot']} players with free riders, " if "bot" in b else ""
+            s = (f"A collapse threshold of **{b['collapse_threshold']:g}** gives "
+                 f"{pct(b['value'], b['ci_low'], b['ci_high'])} collapses ({who}"
+                 f"{games(b['games'])} games{tgt})")
+            if len(default):
+                d = default.iloc[0]
+                s += f"; the default {pct(d['value'], d['ci_low'], d['ci_high'])}"
+            f.statements.append(Statement(s, t.source(name)))
+    return f
+
+
+def _assemblee_row(t: Tables) -> BoardRow | None:
+    name = "assemblee/public_goods.csv"
+    pg = t.get(name, "bot", "players", "free_riders", "fair_share", "free_rider_share",
+               "free_rider_ci_low", "free_rider_ci_high")
+    if pg is None:
+        return None
+    r = pg[(pg["players"] == pg["players"].max()) & (pg["free_riders"] == 1)]
+    if r.empty:
+        return None
+    players = int(r["players"].iloc[0])
+    items = []
+    for b in r["bot"].drop_duplicates():
+        x = r[r["bot"] == b].iloc[0]
+        e = tost_est(x["free_rider_share"] - x["fair_share"], x["free_rider_ci_low"]
+                     - x["fair_share"], x["free_rider_ci_high"] - x["fair_share"], FAIR_MARGIN)
+        est = Est(str(b), e.est, e.lo, e.hi, e.verdict, int(x["games"]) if "games" in x
+                  else None)
+        items.append(Item(str(b), est, [est]))
+    q = items[0].label                      # the table's first population: the default
+    at = items[0].at
+    x = r[r["bot"] == q].iloc[0]
+    coll = ""
+    cs = t.get("assemblee/collapse_summary.csv", "bot", "population", "collapse", "games")
+    if cs is not None:
+        c = cs[(cs["bot"] == q) & (cs["population"] == q)]
+        if len(c):
+            w = c.loc[c["collapse"].idxmax()]
+            k = int(round(w["collapse"] * w["games"]))
+            coll = (f"{q.capitalize()} cities collapse in at most {k} of "
+                    f"{int(w['games']):,} games; ")
+    head = (f"one free rider among {players} {q} players wins "
+            f"{100 * x['free_rider_share']:.0f}% (fair {100 * x['fair_share']:.0f}%): "
+            + ("free riding pays" if at.verdict == "unfair" and at.est > 0 else
+               "free riding is punished" if at.verdict == "unfair" else
+               "no edge" if at.verdict == "fair" else "edge not shown either way"))
+    sentence = fit(coll + head, ".") if coll else head[0].upper() + head[1:] + "."
+    if len(sentence.split()) > MAX_WORDS:
+        sentence = head[0].upper() + head[1:] + "."
+    return BoardRow(
+        "assemblee", "Does L'Assemblée's collapse stop free riders?",
+        [Light("free rider", at.verdict)], sentence,
+        noticed(at.est / 100, float(x["fair_share"]), False),
+        "the free rider's edge", items, "pp of games won by the free rider, from fair",
+        "90%", 100 * FAIR_MARGIN, "assemblee",
+        [t.source(name), t.source("assemblee/collapse_summary.csv")], q)
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice a free rider's gain among 10 players."""
+    kf = read_key_figures(out)
+    return notice(key_effects(kf, "assemblee", "free rider gain, 10p"), 0.1, True,
+                  "the free rider's gain among 10 players (a free rider against a "
+                  "cooperator)")
+
+
+REPORT = Report(
+    question="Does L'Assemblée punish free riders?", key_plot="public_goods_10p.png",
+    answer=_answer, notice=_notice,
+    rows=(Row("assemblee", 70, _assemblee_row, Page(
+        "assemblee-collapse", "When does L'Assemblée's city collapse?",
+        "How often the city collapses (A5.3), whether free riding pays, and which collapse "
+        "threshold gives a chosen collapse rate.",
+        ("assemblee/collapse_by_players.png", "assemblee/public_goods_10p.png",
+         "assemblee/collapse_events.png", "assemblee/tuning.png"))),))

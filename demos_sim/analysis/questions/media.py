@@ -45,14 +45,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import (Finding, Statement, Tables, by_rung, ci,
+                                             dilemma_reading, dilemma_statement, span,
+                                             tuned_value_statement)
 from demos_sim.analysis.core.best_response import (
     best_response_table, dilemma_findings, dilemma_plot, dilemma_table, users_table, with_users,
 )
+from demos_sim.analysis.core.board import (BoardRow, EFFECT, Est, Item, Light, base_rate, fit,
+                                           key_effects, notice, noticed, pp_text, quoted,
+                                           read_key_figures, tost_est)
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure, heatmap, panels
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
-from demos_sim.analysis.core.stats import adjust, diff_same_games, p_value
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Derived, Page, Report, Row
+from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, diff_same_games, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
@@ -595,3 +601,106 @@ def key_figures(tables: dict) -> pd.DataFrame:
                          "mean": getattr(r, col), "ci_low": getattr(r, f"{col}_ci_low"),
                          "ci_high": getattr(r, f"{col}_ci_high")})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _answer(t: Tables) -> Finding:
+    f = Finding("media", "Media")
+    name = "media/swing.csv"
+    sw = t.get(name, "bot", "setup", "metric", "side", "effect", "effect_ci_low",
+               "effect_ci_high")
+    if sw is not None:
+        r = sw[(sw["setup"] == "individual 4p") & (sw["metric"] == "no_winner")]
+        if len(r):
+            lab = t.label("media", "Media swing (with - without), individual 4p, "
+                                   "no-winner share", f)
+            f.statements.append(Statement(
+                f"**Every player using the Media adds {span(r, 'effect', signed=True)} pp "
+                "of 4-player games without a winner** (against nobody, same deals): "
+                + by_rung(t, r, lambda x: ci(
+                    x["effect"], x["effect_ci_low"], x["effect_ci_high"]))
+                + (f"; {lab}" if lab else ""), t.source(name)))
+    dilemma_statement(t, f, "media/media_dilemma.csv", "the Media", "Media")
+    tuned_value_statement(t, f, "media/media_best_response.csv", "its Media actions",
+                          "actions_ref", "worth_per_action", "Media action")
+    return f
+
+
+DILEMMA = {"a social dilemma": "a social dilemma: each gains, all lose",
+           "not shown to pay whatever the others do": "not shown to pay whatever others do"}
+
+
+def _media_row(t: Tables) -> BoardRow | None:
+    name = "media/swing.csv"
+    sw = t.get(name, "bot", "setup", "metric", "effect", "effect_ci_low", "effect_ci_high")
+    if sw is None:
+        return None
+    r = sw[(sw["setup"] == "individual 4p") & (sw["metric"] == "no_winner")]
+    if r.empty:
+        return None
+    rungs = []
+    for b in t.order(r["bot"]):
+        x = r[r["bot"] == b].iloc[0]
+        e = tost_est(x["effect"], x["effect_ci_low"], x["effect_ci_high"], FAIR_MARGIN)
+        rungs.append(Est(b, e.est, e.lo, e.hi, EFFECT[e.verdict],
+                         int(x["games"]) if "games" in x else None))
+    q = quoted(t, r["bot"])
+    at = next(e for e in rungs if e.bot == q)
+    x = r[r["bot"] == q].iloc[0]
+    reading = ""
+    dl = t.get("media/media_dilemma.csv", "bot", "seat", "lone_worth", "lone_worth_ci_low",
+               "everyone_change_ci_low", "everyone_change_ci_high")
+    if dl is not None:
+        a = dl[(dl["seat"].astype(str) == "average") & (dl["bot"] == q)]
+        if len(a):
+            rd = dilemma_reading(a.iloc[0])
+            reading = f"; it is {DILEMMA.get(rd, rd)}"
+    sentence = fit(f"Playing the Media adds {pp_text(at.est)} pp of 4-player games without a "
+                   f"winner ({q} bots)", reading, ".")
+    p0 = float(x["no_media"]) if "no_media" in x else 0.15
+    return BoardRow(
+        "media", "What does the Media change?", [Light("", at.verdict)], sentence,
+        noticed(at.est / 100, p0, True), "more games without a winner with the Media",
+        [Item(e.bot, e, [e]) for e in rungs], "pp of games without a winner", "90%",
+        100 * FAIR_MARGIN, "media", [t.source(name), t.source("media/media_dilemma.csv")], q)
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice the Media's change of games without a
+    winner."""
+    kf = read_key_figures(out)
+    nowin = base_rate(kf, "no-winner share, full 4p", 0.17)
+    return notice(key_effects(kf, "media", "Media swing (with - without), individual 4p, "
+                                           "no-winner share"), nowin, True,
+                  "the Media's change of 4-player games without a winner")
+
+
+def _targeted_gap(df: pd.DataFrame) -> pd.DataFrame:
+    """The targeted − not-targeted gap with the same-games interval
+    (:func:`stats.diff_same_games`) from each ratio's stored 95% interval (``targeted.csv``
+    written before the analysis computed the gap's own interval)."""
+    df = df.copy()
+    ht = (df["targeted_ci_high"] - df["targeted_ci_low"]) / 2
+    hu = (df["not_targeted_ci_high"] - df["not_targeted_ci_low"]) / 2
+    gap, hw = diff_same_games(df["targeted"], ht, df["not_targeted"], hu)
+    df["gap"], df["gap_ci_low"], df["gap_ci_high"] = gap, gap - hw, gap + hw
+    return df
+
+
+REPORT = Report(
+    question="What does the Media change, and is it a social dilemma?", key_plot="swing.png",
+    answer=_answer, notice=_notice,
+    rows=(Row("media", 30, _media_row, Page(
+        "media", "What does the Media change?",
+        "What the Media (D6) does to games without a winner, what it is worth to the player "
+        "who plays it, and whether it is a social dilemma.",
+        ("media/swing.png", "media/media_dilemma.png", "media/swing_seats.png",
+         "media/targeted.png", "media/variants.png")), readme=True),),
+    derived=(Derived("targeted", _targeted_gap,
+                     "interval of the gap is recomputed by the report from the two ratios' "
+                     "intervals in targeted.csv (added half-widths: conservative for two "
+                     "ratios of the same games; the section predates it)",
+                     lacks="gap_method"),))

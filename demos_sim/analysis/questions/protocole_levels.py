@@ -22,9 +22,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import (Finding, Statement, Tables, ci, games,
+                                             games_phrase, pct as pct_ci, span)
+from demos_sim.analysis.core.board import (BoardRow, Est, Item, Light, fit, key_effects, notice,
+                                           noticed, quoted, read_key_figures)
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
+from demos_sim.analysis.core.protocol import Page, Report, Row
 from demos_sim.analysis.core.stats import Z95, adjust, p_value
 
 TITLE = "Protocole: level difficulty, losses, seat advantage and variants"
@@ -625,3 +630,135 @@ def key_figures(tables: dict) -> pd.DataFrame:
                                    f"{r.players}p", "bot": r.bot, "mean": r.diff,
                          "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _answer(t: Tables) -> Finding:
+    f = Finding("protocole_levels", "Protocole levels")
+    name = "protocole_levels/level_steps.csv"
+    st = t.get(name, "bot", "players", "step", "harder")
+    if st is not None:
+        tested = st[st["in_family"].astype(bool)] if "in_family" in st else st
+        harder = tested["harder"].astype(bool)
+        s = (f"**{int(harder.sum())} of {len(tested)} paired level steps find the upper "
+             "level harder** (Holm)")
+        if (~harder).any() and {"win_lower", "win_upper", "games"} <= set(st.columns):
+            s += "; not shown harder: " + ", ".join(
+                f"{r['step']} at {r['bot']}, {r['players']} players "
+                f"({100 * r['win_lower']:.1f}% → {100 * r['win_upper']:.1f}%, "
+                f"{games(r['games'])} games)" for _, r in tested[~harder].iterrows())
+        f.statements.append(Statement(s, t.source(name)))
+    name = "protocole_levels/coop_win.csv"
+    cw = t.get(name, "bot", "players", "level", "win_rate", "ci_low", "ci_high")
+    if cw is not None:
+        c4 = cw[cw["players"] == 4]
+        bots = [b for b in t.order(c4["bot"]) if b != "random"]
+        bits = []
+        for b in bots[-2:]:               # the strongest rungs: the scripted one, the search
+            cb = c4[c4["bot"] == b].sort_values("level")
+            g = f" ({games(cb['games'].iloc[0])} games a level)" if "games" in cb else ""
+            bits.append(f"{b} " + " / ".join(pct_ci(r['win_rate'], r['ci_low'], r['ci_high'])
+                                             for _, r in cb.iterrows()) + g)
+        if bits:
+            levels = " / ".join(str(int(x)) for x in sorted(c4["level"].unique()))
+            f.statements.append(Statement(
+                f"Four players win levels {levels}: " + "; ".join(bits), t.source(name)))
+    name = "protocole_levels/each_seats.csv"
+    es = t.get(name, "bot", "players", "seat", "edge", "edge_ci_low", "edge_ci_high")
+    if es is not None:
+        s0 = es[(es["seat"] == 0) & (es["bot"] != "random")]
+        behind, other = [], []
+        for b in t.order(s0["bot"]):
+            r = s0[s0["bot"] == b].sort_values("players")
+            if (r["edge_ci_high"] < 0).all():
+                behind.append(b)
+            else:
+                g = f" ({games(r['games'].iloc[0])} games)" if "games" in r else ""
+                other.append(f"{b} " + ", ".join(
+                    f"{ci(x['edge'], x['edge_ci_low'], x['edge_ci_high'])} ({x['players']}p)"
+                    for _, x in r.iterrows()) + " pp" + g)
+        lab = t.label("protocole_levels", "each: seat 0 win-share edge, 4p", f)
+        s = "Each for themselves, the first Initiative (seat 0) "
+        if behind:
+            r = s0[s0["bot"].isin(behind)]
+            g = (f", {games_phrase(r['games'])}" if "games" in r else "")
+            s += (f"**is behind at every player count at {', '.join(behind)}** "
+                  f"({span(r, 'edge', signed=True)} pp, every interval below 0{g})")
+        if other:
+            s += ("; " if behind else "") + "not shown behind at every count at " + \
+                "; ".join(other)
+        s += " (pp of all games" + (f"; 4 players {lab}" if lab else "") + ")"
+        f.statements.append(Statement(s, t.source(name)))
+    return f
+
+
+def _levels_row(t: Tables) -> BoardRow | None:
+    name = "protocole_levels/level_steps.csv"
+    st = t.get(name, "bot", "players", "step", "diff", "diff_ci_low", "diff_ci_high", "harder")
+    if st is None:
+        return None
+    tested = st[st["in_family"].astype(bool)] if "in_family" in st else st
+    if tested.empty:
+        return None
+    q = quoted(t, tested["bot"])
+
+    def est(x) -> Est:
+        return Est(str(x["bot"]), 100 * x["diff"], 100 * x["diff_ci_low"],
+                   100 * x["diff_ci_high"], "harder" if bool(x["harder"]) else
+                   "not shown harder", int(x["games"]) if "games" in x else None)
+
+    items = []
+    for (p, step), g in tested.groupby(["players", "step"], sort=True):
+        rungs = [est(g[g["bot"] == b].iloc[0]) for b in t.order(g["bot"])]
+        at = next((x for x in rungs if x.bot == q), None)
+        if at is not None:
+            items.append(Item(f"{p}p {step}", at, rungs))
+    if not items:
+        return None
+    at_q = tested[tested["bot"] == q]
+    n, k = len(at_q), int(at_q["harder"].astype(bool).sum())
+    v = "harder" if k == n else "not shown harder"
+    head = (f"Each level is harder than the one below ({k} of {n} steps, Holm, {q} bots)"
+            if k == n else
+            f"Only {k} of {n} level steps are shown harder (Holm, {q} bots)")
+    rates = ""
+    cw = t.get("protocole_levels/coop_win.csv", "bot", "players", "level", "win_rate")
+    if cw is not None:
+        c4 = cw[(cw["players"] == 4) & (cw["bot"] == q)].sort_values("level")
+        if len(c4):
+            rates = ("; 4 players win " + ", ".join(f"{100 * x:.0f}%" for x in c4["win_rate"])
+                     + f" of levels {int(c4['level'].min())}–{int(c4['level'].max())}")
+    smallest = min((x for x in at_q.itertuples() if x.players == at_q["players"].max()),
+                   key=lambda x: abs(x.diff), default=None)
+    p, what = math.nan, "the smallest level step"
+    if smallest is not None and hasattr(smallest, "win_lower"):
+        p = noticed(smallest.diff, smallest.win_lower, True)
+        upper, lower = smallest.step.split(" vs ")
+        what = f"level {upper} harder than {lower} at {smallest.players} players"
+    return BoardRow(
+        "levels", "Is each Protocole level harder than the one below?", [Light("", v)],
+        fit(head, rates, "."), p, what, items, "pp of games won, upper − lower level",
+        "95%", None, "protocole_levels",
+        [t.source(name), t.source("protocole_levels/coop_win.csv")], q)
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice the first Initiative's deficit."""
+    kf = read_key_figures(out)
+    return notice(key_effects(kf, "protocole_levels", "each: seat 0 win-share edge, 4p"),
+                  0.25, False,
+                  "the first Initiative's deficit (each for themselves, 4 players)")
+
+
+REPORT = Report(
+    question="Is each Protocole level harder than the one below?",
+    key_plot="difficulty_curves.png", answer=_answer, notice=_notice,
+    rows=(Row("levels", 60, _levels_row, Page(
+        "protocole-levels", "Is each Protocole level harder than the one below?",
+        "How often a table wins each level of all together (P5), how games are lost, and the "
+        "first Initiative's edge each for themselves (P4).",
+        ("protocole_levels/difficulty_curves.png", "protocole_levels/outcomes.png",
+         "protocole_levels/seat_edge.png", "protocole_levels/variants.png"))),))

@@ -60,8 +60,11 @@ import numpy as np
 import pandas as pd
 
 from demos_sim.analysis.core import rungs as rungs_mod
+from demos_sim.analysis.core.answers import (Finding, PLURAL, SEARCH, Statement, Tables,
+                                             VERDICTS, WHY)
 from demos_sim.analysis.core.key_figures import default_unit, sign
 from demos_sim.analysis.core.plotting import panels, png_bytes
+from demos_sim.analysis.core.protocol import Report
 from demos_sim.analysis.core.stats import Z95, adjust
 from demos_sim.runner.experiment import FAIR_MARGIN
 
@@ -69,14 +72,6 @@ ALPHA = 0.05
 Z90 = 1.6448536269514722            # norm.ppf(0.95): two-sided 90% interval, TOST at 5%
 REL_MARGIN = 0.10                   # margin of a figure not in shares: 10% of its size
 SE_FLOOR = 1e-12                    # a zero-width interval's weight stays finite
-VERDICTS = ("holds across skill", "grows with skill", "shrinks with skill", "flips",
-            "uncertain", "no effect at any rung", "not detected", "no skill order")
-PLURAL = {"holds across skill": "hold across skill", "grows with skill": "grow with skill",
-          "shrinks with skill": "shrink with skill", "flips": "flip",
-          "uncertain": "uncertain", "no effect at any rung": "show no effect at any rung",
-          "not detected": "not detected at any rung",
-          "no skill order": "have no measured skill order",
-          "none": "show no effect at either bot"}     # "none": the old label's name
 FAMILIES = ("p_flip", "p_beyond", "p_equiv", "p_zero")
 
 TITLE = "Skill robustness: conclusions across rungs of the bot ladder"
@@ -507,14 +502,6 @@ def _fig(r, unit: str) -> str:
             f"{_iv(r.ci_low_strongest, r.ci_high_strongest, unit)}")
 
 
-WHY = (("not enough games at the strongest rung", "for want of games at the strongest rung"),
-       ("not enough games to tell", "for want of games at several rungs"),
-       ("but not after", "within or beyond the margin before the Holm correction, not after"),
-       ("reaches across", "with a change about the size of the margin"),
-       ("do not agree", "whose weakest-to-strongest change and trend over every rung do not "
-                        "agree (the figure does not move steadily with skill)"),
-       ("opposite signs", "with opposite signs at two rungs that the correction does not "
-                          "confirm"))
 
 
 def findings(tables: dict) -> tuple[list[str], list[str]]:
@@ -570,3 +557,68 @@ def findings(tables: dict) -> tuple[list[str], list[str]]:
         flags.append(f"{r.analysis}: {r.figure}: the sign flips between rungs ({r.bots}: "
                      f"{r.signs}); {_fig(r, unit)}")
     return out, flags
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+LABEL_MEANS = (
+    ("holds across skill", "the change from the weakest rung to the strongest and the trend "
+     "over every rung both have their 90% interval inside the figure's margin (TOST) and "
+     "some rung detects the effect (95% interval excluding 0)"),
+    ("grows with skill", "both lie beyond the margin, away from 0"),
+    ("shrinks with skill", "both lie beyond the margin, towards 0"),
+    ("flips", "two rungs detect opposite signs"),
+    ("no effect at any rung", "no rung detects it and every rung's interval and the "
+     "change's lie inside the margin"),
+    ("not detected", "no rung detects it and the change lies inside the margin, but not "
+     "every rung's interval"),
+)
+
+
+def _answer(t: Tables) -> Finding:
+    f = Finding("robustness", "What skill changes")
+    name = "robustness/ladder.csv"
+    lad = t.get(name, "verdict")
+    if lad is None or not len(lad):
+        return f
+    new = {"margin", "change_ci90_low", "change_ci90_high"} <= set(lad.columns)
+    ordered = lad[lad["verdict"] != "no skill order"]
+    n = ordered["verdict"].value_counts()
+    known = [v for v in VERDICTS if n.get(v, 0)] + [v for v in n.index if v not in VERDICTS]
+    counts = ", ".join(f"{n[v]} {PLURAL.get(v, v)}" for v in known)
+    flips = (f"; {int(ordered['flips_somewhere'].astype(bool).sum())} change sign between "
+             "two rungs somewhere" if "flips_somewhere" in ordered else "")
+    demos = [b for b in t.order(t.rung_rank())
+             if b in {"greedy", "heuristic", "tuned"} or b.startswith(SEARCH + "@6")]
+    rule = (f" (rungs in the order the committed ladder measured; Holm over the "
+            f"{len(ordered)} figures for each kind of claim)" if new else
+            " (labels of an older rule, without margins: see the section's method)")
+    f.statements.append(Statement(
+        f"**Labels of {len(ordered)} figures measured at two rungs or more**, from the "
+        f"weakest rung to the strongest{rule}: {counts}{flips} (DĒMOS rungs weaker first: "
+        f"{' < '.join(demos)}; a label holds for these bots, not necessarily for people)",
+        t.source(name)))
+    if new:
+        means = "; ".join(f"**{v}**: {m}" for v, m in LABEL_MEANS)
+        s = (f"What the labels mean, against each figure's margin (column margin: ±1 pp for "
+             f"shares, else the analysis's own or 10% of the figure): {means}; "
+             "**uncertain** otherwise")
+        unc = ordered[ordered["verdict"] == "uncertain"]
+        if len(unc) and "reason" in unc:
+            reasons = unc["reason"].fillna("").astype(str)
+            why = [f"{int(reasons.str.contains(k, regex=False).sum())} {w}" for k, w in WHY
+                   if reasons.str.contains(k, regex=False).any()]
+            if why:
+                s += f" ({'; '.join(why)})"
+        left = len(lad) - len(ordered)
+        if left:
+            s += (f"; without a label (fewer than two rungs the ladder measured): {left} "
+                  "figure" + ("s" if left > 1 else ""))
+        f.statements.append(Statement(s, t.source(name)))
+    return f
+
+
+REPORT = Report(question="Do the conclusions hold with a stronger bot?",
+                key_plot="robustness.png", answer=_answer, skill=False)

@@ -26,10 +26,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import Finding, Statement, Tables, by_rung, num
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import error_bars, figure
-from demos_sim.analysis.core.protocol import Tune, experiment_path
+from demos_sim.analysis.core.protocol import Report, Tune, experiment_path
 from demos_sim.tuner.evaluate import percentile_ci, replay
 from demos_sim.tuner.spec import load_tune
 
@@ -347,3 +348,38 @@ def key_figures(tables: dict) -> pd.DataFrame:
         rows.append({"figure": f"tuning: best − default {r.measure}", "bot": r.bot,
                      "mean": r.diff, "ci_low": r.diff_ci_low, "ci_high": r.diff_ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _answer(t: Tables) -> Finding:
+    f = Finding("tuning", "Point values")
+    name = "robustness/key_figures.csv"
+    kf = t.get(name, "analysis", "figure", "bot", "mean", "ci_low", "ci_high")
+    tb = t.get("tuning/best.csv", "role", "measure")
+    fig = "tuning: best − default objective"
+    if tb is not None and kf is not None:
+        rows = kf[(kf["analysis"] == "tuning") & (kf["figure"] == fig)]
+        cols = list(tb.columns)
+        best, default = tb[tb["role"] == "best"], tb[tb["role"] == "default"]
+        if len(rows) and len(best) and len(default):
+            params = cols[cols.index("role") + 1:cols.index("measure")]
+            setting = ", ".join(f"{p} {best[p].iloc[0]}" for p in params)
+            was = ", ".join(f"{default[p].iloc[0]}" for p in params)
+            helps = [b for b in t.order(rows["bot"])
+                     if float(rows[rows["bot"] == b]["ci_high"].iloc[0]) < 0]
+            lab = t.label("tuning", fig, f)
+            f.statements.append(Statement(
+                f"**The tuner's point values ({setting}; default {was}) are shown to help "
+                f"at {', '.join(helps) or 'no rung'}**: objective (seat spread and Carré "
+                "share) best − default " + by_rung(t, rows, lambda x: num(
+                    x["mean"], x["ci_low"], x["ci_high"]), "", n="_")
+                + (f"; {lab}" if lab else "") + f" (`{t.source('tuning/best.csv')}`)",
+                t.source(name)))
+    return f
+
+
+REPORT = Report(question="Which point values bring the seats closer to parity?",
+                key_plot="tuning_tradeoff.png", answer=_answer)

@@ -33,10 +33,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import (CAPS, Finding, Statement, Tables, by_rung, ci,
+                                             games, num, pp)
+from demos_sim.analysis.core.board import (BoardRow, Est, Item, Light, fit, noticed, pp_text,
+                                           quoted, worst_verdict)
 from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import panels, png_bytes
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
+from demos_sim.analysis.core.protocol import SITE_DATA as DATA
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Page, Part, Report, Row
 from demos_sim.analysis.core.stats import FAIR_MARGIN, Z95, adjust, p_value, tost
 
 TITLE = "Variant impact: which readings of the ambiguous rules matter"
@@ -303,3 +308,198 @@ def key_figures(tables: dict) -> pd.DataFrame:
                              "bot": x["bot"], "mean": x["diff"], "ci_low": x["diff_ci_low"],
                              "ci_high": x["diff_ci_high"]})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _answer(t: Tables) -> Finding:
+    f = Finding("variants", "Rule variants")
+    name = "variants/summary.csv"
+    vs = t.get(name, "setup", "bot", "variant", "value", "side", "win_share_diff",
+               "win_share_ci_low", "win_share_ci_high")
+    if vs is not None:
+        rules = vs[~vs["variant"].isin(CAPS)]
+        v = rules[rules["win_share_p_holm"] < 0.05] if "win_share_p_holm" in rules else rules
+        key = ["setup", "variant", "value", "side"]
+        top = (v.assign(size=v["win_share_diff"].abs()).sort_values("size", ascending=False)
+               .drop_duplicates(["setup", "variant", "value"]).head(3))
+        bits = []
+        for _, r in top.iterrows():
+            rows = vs[(vs[key] == r[key]).all(axis=1)]
+            bits.append(f"`{r['variant']} = {r['value']}` (side {r['side']}, {r['setup']}): "
+                        + by_rung(t, rows, lambda x: ci(x["win_share_diff"],
+                                                        x["win_share_ci_low"],
+                                                        x["win_share_ci_high"])))
+        if bits:
+            f.statements.append(Statement(
+                "The largest moves of a win share among the variants (paired, Holm 5%, pp of "
+                "all games; safety caps left out): " + "; ".join(bits), t.source(name)))
+        if "verdict" in rules and len(rules):
+            counts = []
+            for b in t.order(rules["bot"]):
+                n = rules[rules["bot"] == b]["verdict"].value_counts()
+                counts.append(f"{b}: " + ", ".join(f"{k} “{w}”" for w, k in n.items()))
+            f.statements.append(Statement(
+                f"Verdicts of the {len(rules)} variant values screened (one a setup and "
+                "rung, safety caps left out) against stated margins (±1 pp of win and "
+                "no-winner share, ±0.25 rounds; TOST on the 90% interval, Holm over the "
+                "rung's screen): “does not matter” only when every metric is shown inside "
+                "its margin, “not shown either way” when no metric is shown inside or beyond "
+                "it: " + "; ".join(counts), t.source(name)))
+    return f
+
+
+def _short(variant: str, value) -> str:
+    return f"{variant.split('_')[0]} {value}"
+
+
+def _carre_row(t: Tables) -> BoardRow | None:
+    """The point values' effect on the balance, from the variant screen
+    (``variants/effects.csv``): each point value screened (the tuner's parameters,
+    ``tuning/params.csv``, and ``carre_points``), its largest move of a seat's win share
+    at the quoted rung with the TOST verdict the screen wrote (Holm)."""
+    name = "variants/effects.csv"
+    ef = t.get(name, "setup", "bot", "variant", "value", "metric", "side", "diff",
+               "diff_ci_low", "diff_ci_high", "ci90_low", "ci90_high", "equivalent", "beyond")
+    if ef is None or not (ef["variant"] == "carre_points").any():
+        return None
+    params = t.get("tuning/params.csv", "parameter", "default")
+    points = {"carre_points"}
+    default = None
+    if params is not None:
+        points |= {str(p).split(".")[0] for p in params["parameter"]}
+        d = params[params["parameter"] == "carre_points"]
+        default = d["default"].iloc[0] if len(d) else None
+    setup = ef[ef["variant"] == "carre_points"]["setup"].iloc[0]
+    e = ef[(ef["setup"] == setup) & ef["variant"].isin(points)]
+    q = quoted(t, e["bot"])
+
+    def judge(g: pd.DataFrame) -> tuple[pd.Series, str]:
+        w = g.loc[g["diff"].abs().idxmax()]
+        v = ("matters" if g["beyond"].astype(bool).any() else "does not matter"
+             if g["equivalent"].astype(bool).all() else "not shown either way")
+        return w, v
+
+    items, verdicts = [], {}
+    for (var, val), g in e[e["metric"] == "win_share"].groupby(["variant", "value"],
+                                                                sort=False):
+        rungs = []
+        for b in t.order(g["bot"]):
+            w, v = judge(g[g["bot"] == b])
+            rungs.append(Est(b, 100 * w["diff"], 100 * w["ci90_low"], 100 * w["ci90_high"], v,
+                             int(w["games"]) if "games" in w else None))
+        at = next((x for x in rungs if x.bot == q), None)
+        if at is None:
+            continue
+        items.append(Item(_short(var, val), at, rungs))
+        verdicts.setdefault(var == "carre_points", []).append(at.verdict)
+    if not items:
+        return None
+    worst = ("matters", "not shown either way", "does not matter")
+    cv = worst_verdict(verdicts.get(True, []), worst)
+    lights = [Light("Carré", cv)]
+    if verdicts.get(False):
+        lights.append(Light("other values", worst_verdict(verdicts[False], worst)))
+    car = [i for i in items if i.label.startswith("carre")]
+    big = max(car, key=lambda i: abs(i.at.est))
+    vals = " or ".join(i.label.split(" ", 1)[1] for i in car)
+    was = f" (default {default})" if default is not None else ""
+    m = 100 * float(e["margin"].iloc[0]) if "margin" in e else 100 * FAIR_MARGIN
+    if cv == "does not matter":
+        head = (f"A Carré of {vals} points{was} keeps every seat's win share within ±{m:g} pp "
+                f"(largest move {pp_text(big.at.est, False, 2)} pp, {q} bots)")
+    elif cv == "matters":
+        head = (f"A Carré of {big.label.split(' ', 1)[1]} points{was} moves a seat's win "
+                f"share by {pp_text(big.at.est, True, 2)} pp ({q} bots)")
+    else:
+        head = (f"A Carré of {vals} points{was} moves a seat's win share by up to "
+                f"{pp_text(abs(big.at.est), False, 2)} pp, not shown within ±{m:g} pp ({q} bots)")
+    # game length: the Carré value that lengthens or shortens games beyond its margin
+    rd = e[(e["metric"] == "rounds") & (e["bot"] == q) & (e["variant"] == "carre_points")
+           & e["beyond"].astype(bool)]
+    longer = ""
+    if len(rd):
+        x = rd.loc[rd["diff"].abs().idxmax()]
+        longer = f"; at {x['value']}, games run {pp_text(x['diff'], True, 2)} rounds"
+    # p0: the seat's win share without the change (the variant's mean minus its change)
+    row = e[(e["metric"] == "win_share") & (e["bot"] == q) & (e["variant"] == "carre_points")
+            & (e["value"].astype(str) == big.label.split(" ", 1)[1])]
+    p0 = 0.25
+    if len(row) and "mean" in row:
+        rr = row.loc[row["diff"].abs().idxmax()]
+        p0 = float(rr["mean"] - rr["diff"])
+    return BoardRow(
+        "carre", "Do the Carré and the point values move the balance?", lights,
+        fit(head, longer, "."), noticed(big.at.est / 100, p0, True),
+        f"the Carré at {big.label.split(' ', 1)[1]} moving a seat", items,
+        "pp of a seat's win share, largest move", "90%", m, "variants",
+        [t.source(name), t.source("tuning/params.csv")], q)
+
+
+def carre_table(out: Path) -> str | None:
+    """The Carré's points (D4) against the default, from the variant screen: at every rung
+    and value screened, the seat whose win share moved most, the no-winner share and the
+    game length, each a paired difference with its 95% interval, and the screen's verdict
+    (``variants/effects.csv`` and ``summary.csv``). None when the screen has no Carré."""
+    p, s = out / "variants" / "effects.csv", out / "variants" / "summary.csv"
+    if not p.exists():
+        return None
+    ef = pd.read_csv(p)
+    ef = ef[ef["variant"] == "carre_points"]
+    if ef.empty:
+        return None
+    verdicts = {}
+    if s.exists():
+        sm = pd.read_csv(s)
+        for r in sm[sm["variant"] == "carre_points"].itertuples():
+            verdicts[(r.setup, r.bot, str(r.value))] = r.verdict
+    rows = ["| setup | bot | Carré points | games | seat moved most (win share) | "
+            "no-winner share | rounds a game | verdict |", "|---|---|---|---|---|---|---|---|"]
+    order = ef.assign(v=pd.to_numeric(ef["value"], errors="coerce")).sort_values(
+        ["setup", "rung", "v"])
+    for (setup, rung, bot, value), g in order.groupby(["setup", "rung", "bot", "value"],
+                                                      sort=False):
+        ws = g[g["metric"] == "win_share"]
+        top = ws.loc[ws["diff"].abs().idxmax()] if len(ws) else None
+        seat = (f"seat {top['side']} {pp(top['diff'], top['diff_ci_low'], top['diff_ci_high'])}"
+                if top is not None else "—")
+        nw = g[g["metric"] == "no_winner"]
+        nws = (pp(nw["diff"].iloc[0], nw["diff_ci_low"].iloc[0], nw["diff_ci_high"].iloc[0])
+               if len(nw) else "—")
+        rd = g[g["metric"] == "rounds"]
+        rds = (num(rd["diff"].iloc[0], rd["diff_ci_low"].iloc[0], rd["diff_ci_high"].iloc[0],
+                   digits=2) if len(rd) else "—")
+        rows.append(f"| {setup} | {bot} | {value} | {games(g['games'].iloc[0])} | {seat} | "
+                    f"{nws} | {rds} | {verdicts.get((setup, bot, str(value)), '—')} |")
+    default = ""
+    try:
+        from demos_sim.game import get_game
+        default = f" (the default is {get_game('demos').variant_defaults()['carre_points']})"
+    except (KeyError, ImportError):
+        pass
+    return ("## The Carré's points, screened\n\n"
+            f"Each Carré value against the default{default}, on the same deals at every "
+            "rung (paired differences, 95% intervals; pp of all games; verdict against "
+            "±1 pp of win and no-winner share and ±0.25 rounds, TOST and Holm as in [the "
+            "statistics](../method/statistics.md)). From [`results/analyses/variants/"
+            f"effects.csv`](../{DATA}/variants/effects.csv) and [`summary.csv`](../{DATA}/"
+            "variants/summary.csv).\n\n" + "\n".join(rows))
+
+
+def _carre_page(out: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The Carré page's table and the files it links."""
+    t = carre_table(out)
+    return (t, ("variants/effects.csv", "variants/summary.csv")) if t else None
+
+
+REPORT = Report(
+    question="Which rule readings and variants move the balance?",
+    key_plot="variant_effects.png", answer=_answer,
+    rows=(Row("carre", 40, _carre_row, Page(
+        "carre-and-points", "What do the Carré and the point values change?",
+        "What the Carré's points (D4) and the other point values move, and which point values "
+        "the tuner found closest to seat parity.",
+        ("tuning/tuning_tradeoff.png", "tuning/tuning_importance.png",
+         "tuning/tuning_main_effects.png"), (Part("tuning"),), _carre_page), readme=True),))

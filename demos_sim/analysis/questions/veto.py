@@ -24,17 +24,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from demos_sim.analysis.core.answers import (Finding, SEARCH, Statement, Tables, by_rung, ci,
+                                             dilemma_statement, span, tuned_value_statement,
+                                             worth)
 from demos_sim.analysis.core.best_response import best_response_table as best_response_table_of
 from demos_sim.analysis.core.best_response import (
     dilemma_findings, dilemma_plot, with_users,
 )
 from demos_sim.analysis.core.best_response import dilemma_table as dilemma_table_of
+from demos_sim.analysis.core.board import (BoardRow, EFFECT, Est, Item, Light, base_rate, fit,
+                                           key_effects, key_table, key_value, notice, noticed,
+                                           pp_text, quoted, read_key_figures, tost_est)
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Page, Report, Row
 from demos_sim.analysis.core.stats import (
-    adjust, diff_same_games, p_value, share_of_won_ci,
+    FAIR_MARGIN, adjust, diff_same_games, p_value, share_of_won_ci,
 )
 
 TITLE = "Veto value"
@@ -610,3 +616,94 @@ def key_figures(tables: dict) -> pd.DataFrame:
                      "ci_high": r.unan_winner_change_ci_high})
     return pd.DataFrame(rows, columns=COLUMNS)
 
+
+# ------------------------------------------------------ what the report shows of it
+# REPORT (demos_sim.analysis.core.protocol): the question of its section, its
+# paragraph of "What we found", its rows of the verdict board with their answer
+# pages; every builder reads the tables the suite wrote, by column name.
+def _w(r) -> str:
+    return ci(r["w"], r["w_lo"], r["w_hi"], signed=False)
+
+
+def _answer(t: Tables) -> Finding:
+    f = Finding("veto", "Veto")
+    name = "veto/veto_average.csv"
+    v = t.get(name, "bot", "setup", "mean_diff", "ci_low", "ci_high")
+    if v is not None:
+        r = worth(v[v["setup"] == "individual 4p"], "mean_diff", "ci_low", "ci_high")
+        if len(r):
+            lab = t.label("veto", "veto value, individual 4p, average over seats", f)
+            f.statements.append(Statement(
+                f"**The veto is worth {span(r, 'w')} pp of win share** to a 4-player seat "
+                "(pp of all games, averaged over the seats): " + by_rung(t, r, _w)
+                + (f"; {lab}" if lab else ""), t.source(name)))
+    name = "veto/team_vetoes.csv"
+    tv = t.get(name, "bot", "team_vetoes", "side", "diff", "diff_ci_low", "diff_ci_high")
+    if tv is not None:
+        r = worth(tv[(tv["team_vetoes"] == 1) & (tv["side"] == "A")].dropna(subset=["diff"]),
+                  "diff", "diff_ci_low", "diff_ci_high")
+        if len(r):
+            f.statements.append(Statement(
+                "The 2v3 team of two's second veto is worth " + by_rung(t, r, _w)
+                + " of its win share", t.source(name)))
+    dilemma_statement(t, f, "veto/veto_dilemma.csv", "the veto", "veto")
+    tuned_value_statement(t, f, "veto/veto_best_response.csv", "its vetoes", "vetoes_ref",
+                          "worth_per_veto", "veto used")
+    return f
+
+
+def _veto_row(t: Tables) -> BoardRow | None:
+    name = "veto/veto_average.csv"
+    v = t.get(name, "bot", "setup", "mean_diff", "ci_low", "ci_high")
+    if v is None:
+        return None
+    r = worth(v[v["setup"] == "individual 4p"], "mean_diff", "ci_low", "ci_high")
+    if r.empty:
+        return None
+    m = FAIR_MARGIN
+    rungs = []
+    for b in t.order(r["bot"]):
+        x = r[r["bot"] == b].iloc[0]
+        e = tost_est(x["w"], x["w_lo"], x["w_hi"], m)
+        rungs.append(Est(b, e.est, e.lo, e.hi, EFFECT[e.verdict],
+                         int(x["games"]) if "games" in x else None))
+    q = quoted(t, r["bot"])
+    at = next(e for e in rungs if e.bot == q)
+    main = [e for e in rungs if not e.bot.startswith(SEARCH)]
+    weak = main[0] if main and main[0].bot != q else None
+    sentence = fit(f"Holding the veto adds {pp_text(at.est, False)} pp to a 4-player seat's win "
+                   f"share with {q} bots",
+                   f", {pp_text(weak.est, False)} pp with {weak.bot}" if weak else "", ".")
+    kf = key_table(t)
+    nowin = key_value(kf, "no-winner share, full 4p", q, 0.17)
+    p0 = 0.25 * (1 - nowin)
+    return BoardRow(
+        "veto", "What is the veto worth?", [Light("", at.verdict)], sentence,
+        noticed(at.est / 100, p0, True), "a seat with its veto against one without",
+        [Item(e.bot, e, [e]) for e in rungs if not e.bot.startswith(SEARCH)]
+        + [Item(e.bot, e, [e]) for e in rungs if e.bot.startswith(SEARCH)],
+        "pp of win share (worth)", "90%",
+        100 * m, "veto", [t.source(name)], q)
+
+
+def _notice(out: Path) -> str:
+    """The games people would need to notice the 4-player veto's worth."""
+    kf = read_key_figures(out)
+    nowin = base_rate(kf, "no-winner share, full 4p", 0.17)
+    # the key figure is the veto's worth (with − without); the change measured from the
+    # reference (with the veto) to the barred seat is −worth
+    return notice(key_effects(kf, "veto", "veto value, individual 4p, average over seats",
+                              -1.0), 0.25 * (1 - nowin), True,
+                  "the 4-player veto's worth (a seat with its veto against the same seat "
+                  "without)")
+
+
+REPORT = Report(
+    question="How much is the veto worth, and to whom?", key_plot="veto_heatmap.png",
+    answer=_answer, notice=_notice,
+    rows=(Row("veto", 20, _veto_row, Page(
+        "veto", "What is the veto worth?",
+        "What holding a veto (D3.4.1) adds to a seat's win share, to the tuned player, and "
+        "whether everyone vetoing leaves a seat worse off.",
+        ("veto/veto_heatmap.png", "veto/veto_value.png", "veto/veto_dilemma.png",
+         "veto/team_vetoes.png", "veto/veto_round.png")), readme=True),))

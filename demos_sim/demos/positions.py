@@ -18,8 +18,6 @@ tests' hand-built tables (tests/harness.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from demos_sim.cards import SUITS, card_code, card_id, codes_of, figure_code, figure_id
@@ -28,24 +26,16 @@ from demos_sim.demos import kit
 from demos_sim.demos import layout as L
 from demos_sim.demos.observe import observe
 from demos_sim.demos.rules import MODE_PLAYERS, DemosConfig
-from demos_sim.registry import N_PARAMS, Policy
+from demos_sim.positions_common import Choice, codes  # noqa: F401  (Choice re-exported)
+from demos_sim.positions_common import Position as PositionBase
 
 MEDIA_IDS = (L.MEDIA0, L.MEDIA0 + 1)
 
 
 # ------------------------------------------------------------------ notation
-def _codes(x) -> list[str]:
-    """``"7S 8S"``, ``"7S,8S"`` or ``["7S", "8S"]`` -> ``["7S", "8S"]``."""
-    if x is None:
-        return []
-    if isinstance(x, str):
-        return x.replace(",", " ").split()
-    return [str(c) for c in x]
-
-
 def _mask(cards, rules: str = "full") -> int:
     m = 0
-    for code in _codes(cards):
+    for code in codes(cards):
         c = card_id(code)
         if rules == "simplified" and c % 10 == 0:
             raise ValueError(f"{code}: the simplified rules have no aces (D1)")
@@ -79,13 +69,13 @@ def setup_state(st: np.ndarray, config: DemosConfig, hands=None, figures=None, f
     for p, cards in (hands or {}).items():
         st[L.S_HAND + p] = _mask(cards)
     media = iter(MEDIA_IDS)
-    for p, codes in (figures or {}).items():
-        codes = _codes(codes)
-        for i, code in enumerate(codes):
+    for p, written in (figures or {}).items():
+        written = codes(written)
+        for i, code in enumerate(written):
             st[L.S_FIG + p * L.NFIG + i] = next(media) if code == "M" else figure_id(code)
-        st[L.S_NFIG + p] = len(codes)
-    for p, codes in (faceup or {}).items():
-        for code in _codes(codes):
+        st[L.S_NFIG + p] = len(written)
+    for p, written in (faceup or {}).items():
+        for code in codes(written):
             st[L.S_FIGUP + p] |= 1 << figure_id(code)
     for code, colour in (covers or {}).items():
         f = figure_id(code)
@@ -97,7 +87,7 @@ def setup_state(st: np.ndarray, config: DemosConfig, hands=None, figures=None, f
     for p, v in enumerate(cum or []):
         st[L.S_CUM + p] = v
     if pile is not None:
-        pile = _codes(pile)
+        pile = codes(pile)
         for i, code in enumerate(pile):
             st[L.S_PILE + i] = figure_id(code) if code != "M" else next(media)
         st[L.S_PILE_LEN] = len(pile)
@@ -113,70 +103,15 @@ def setup_state(st: np.ndarray, config: DemosConfig, hands=None, figures=None, f
 
 
 # ------------------------------------------------------------------ positions
-@dataclass(frozen=True)
-class Choice:
-    """A policy's answer: the option index, the option, and the option in words."""
-    index: int
-    option: int
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass
-class Position:
+class Position(PositionBase):
     """One decision of one seat: ``obs`` (OBS_LEN int64), ``opts[:n_opts]`` (the engine's
-    option buffer, MAXOPT long), the configuration vector ``cfg`` and the full state
-    ``st`` it was observed from."""
-    config: DemosConfig
-    kind: int
-    seat: int
-    cfg: np.ndarray
-    st: np.ndarray
-    obs: np.ndarray
-    opts: np.ndarray
-    n_opts: int
-
-    @property
-    def kind_name(self) -> str:
-        return kit.KIND_NAMES[self.kind]
-
-    def options(self) -> list[int]:
-        return [int(o) for o in self.opts[:self.n_opts]]
-
-    def texts(self) -> list[str]:
-        """Every option in words, in the engine's order (the index a policy returns)."""
-        return [kit.describe_option(self.kind, o, self.obs) for o in self.options()]
-
-    def index_of(self, text: str) -> int:
-        """The index of the option written ``text`` (as :meth:`texts` writes it)."""
-        texts = self.texts()
-        if text not in texts:
-            raise ValueError(f"no option {text!r} here; the options are: {texts}")
-        return texts.index(text)
-
-    def decide(self, policy, seed: int = 0) -> Choice:
-        """Ask ``policy`` — a registered name (``"greedy"``, ``"greedy:noveto"``), a
-        :class:`~demos_sim.registry.Policy` or a policy function (parameters all 0) — to
-        decide here with random stream ``seed``. As in the engine, a decision with one
-        legal option is played without asking. Raises ValueError, in words, when the
-        policy answers an index outside the options."""
-        fn, params, name = _policy(policy)
-        if self.n_opts == 1:
-            return self._choice(0)
-        rng = np.array([seed], np.uint64)
-        idx = int(fn(self.cfg, self.obs.copy(), self.opts.copy(), np.int64(self.n_opts),
-                     params.copy(), rng))
-        if not 0 <= idx < self.n_opts:
-            raise ValueError(f"{name} answered option index {idx} to a "
-                             f"{kit.KIND_RULES[self.kind]} decision with {self.n_opts} "
-                             f"options (indices 0–{self.n_opts - 1})\n{self}")
-        return self._choice(idx)
-
-    def _choice(self, idx: int) -> Choice:
-        o = int(self.opts[idx])
-        return Choice(idx, o, kit.describe_option(self.kind, o, self.obs))
+    option buffer, MAXOPT long), the configuration vector ``cfg`` (a
+    :class:`~demos_sim.demos.rules.DemosConfig` in ``config``) and the full state ``st``
+    it was observed from. A reference policy (``omniscient``) decides with the truth
+    block filled, as in a game (``C_TRUTH``)."""
+    kit = kit
+    registry = "demos_sim.demos.policies"
+    truth = (observe, L.C_TRUTH)
 
     def __str__(self) -> str:
         c = self.config
@@ -207,17 +142,6 @@ class Position:
         lines += ["  " + s for s in kit.describe_options(self.kind, self.opts, self.n_opts,
                                                           self.obs)]
         return "\n".join(lines)
-
-
-def _policy(policy):
-    if isinstance(policy, str):
-        from demos_sim.demos.policies import get   # the registry loads the built-ins
-        policy = get(policy)
-    if isinstance(policy, Policy):
-        return policy.fn, policy.params, policy.name
-    if callable(policy):
-        return policy, np.zeros(N_PARAMS, np.float64), getattr(policy, "__name__", "policy")
-    raise TypeError(f"not a policy: {policy!r}")
 
 
 def _action(x):
@@ -265,17 +189,50 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
     target : ``"colour"``: (seat, slot) of the figure the Media covers (D6.2).
     """
     k = kit.kind_code(kind)
-    if config is None:
-        n = players if players is not None else MODE_PLAYERS.get(mode, 4)
-        config = DemosConfig(rules, mode, n, seating=seating, variants=variants or {})
-    elif players is not None or variants is not None or seating is not None:
-        raise ValueError("give either config= or players/rules/mode/seating/variants")
+    config = _config(config, players, rules, mode, seating, variants)
     n = config.players
-    full = config.rules == "full"
-    v = config.variants
     if not 0 <= seat < n:
         raise ValueError(f"seat {seat} is not at a {n}-player table")
-    if k in (kit.VETO, kit.UNANIMOUS, kit.MEDIA, kit.COLOUR) and not full:
+    _check_kind(k, config)
+    cfg = config.to_array()
+    st = np.zeros(L.ST_LEN, np.int64)
+    obs2 = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
+    E.init_state(cfg, np.uint64(0), st, obs2, np.zeros(L.NSTREAM, np.uint64),
+                 np.zeros(L.RES_LEN, np.int64))
+    st[L.S_ROUND] = round
+    st[L.S_DEALER] = round % n if dealer is None else dealer
+    order = [(st[L.S_DEALER] + 1 + j) % n for j in range(n)]           # action order
+    own = _table_setup(st, config, k, seat, hand, hands, table, public, figures, faceup,
+                       covers, points, vetoes, favourite, announced)
+    tab, seen, draws, up = _discards(st, k, seat, order, table, public, secret, unanimous)
+    _people_deck(st, config, tab, seen, draws, up)
+    _power_pile(st, config, k, figure, pile_left)
+    if k in (kit.MEDIA, kit.COLOUR):
+        _scandal(st, cfg, n, seat)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    m = _options(st, cfg, k, seat, n, own, tab, target, opts)
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    obs[L.O_GVER] = -1
+    obs[L.O_FVER:L.O_FVER + L.MAXP] = -1
+    observe(st, cfg, seat, k, obs)
+    return Position(config, k, seat, cfg, st, obs, opts, m)
+
+
+# ------------------------------------------------------------------ the steps of position
+def _config(config, players, rules, mode, seating, variants) -> DemosConfig:
+    """The game: ``config``, or one built from its parts."""
+    if config is None:
+        n = players if players is not None else MODE_PLAYERS.get(mode, 4)
+        return DemosConfig(rules, mode, n, seating=seating, variants=variants or {})
+    if players is not None or variants is not None or seating is not None:
+        raise ValueError("give either config= or players/rules/mode/seating/variants")
+    return config
+
+
+def _check_kind(k: int, config: DemosConfig) -> None:
+    """A decision the game asks under its rules and variants."""
+    v = config.variants
+    if k in (kit.VETO, kit.UNANIMOUS, kit.MEDIA, kit.COLOUR) and config.rules != "full":
         raise ValueError(f"the simplified rules have no {kit.KIND_RULES[k]} (D8)")
     if k == kit.FAVOURITE and v["favourite_suit_bonus"] <= 0:
         raise ValueError("favourite suits are announced only when favourite_suit_bonus > 0 "
@@ -286,16 +243,11 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
     if k == kit.ALLOCATE and config.mode == "individual":
         raise ValueError("figures are allocated by teams only (D9.4): give a team mode")
 
-    cfg = config.to_array()
-    st = np.zeros(L.ST_LEN, np.int64)
-    obs2 = np.zeros((L.MAXP, L.OBS_LEN), np.int64)
-    E.init_state(cfg, np.uint64(0), st, obs2, np.zeros(L.NSTREAM, np.uint64),
-                 np.zeros(L.RES_LEN, np.int64))
-    st[L.S_ROUND] = round
-    st[L.S_DEALER] = round % n if dealer is None else dealer
-    order = [(st[L.S_DEALER] + 1 + j) % n for j in range(n)]           # action order
-    before = order[:order.index(seat)]
 
+def _table_setup(st, config, k, seat, hand, hands, table, public, figures, faceup, covers,
+                 points, vetoes, favourite, announced) -> int:
+    """Hands, figures, points, vetoes … into ``st`` (:func:`setup_state`); the deciding
+    seat's hand."""
     all_hands = dict(hands or {})
     if hand is not None:
         all_hands[seat] = hand
@@ -308,26 +260,46 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
                         for s, x in vetoes.items()}
     setup_state(st, config, hands=all_hands, figures=figures, faceup=faceup, covers=covers,
                 cum=points, vetoes=veto_by_side, fav=favourite, announced=announced)
-    discard_kinds = (kit.PUBLIC, kit.SECRET, kit.UNANIMOUS)
     own = int(st[L.S_HAND + seat])
-    if k in discard_kinds and bin(own).count("1") != 5:
+    if k in (kit.PUBLIC, kit.SECRET, kit.UNANIMOUS) and bin(own).count("1") != 5:
         raise ValueError(f"the hand holds {bin(own).count('1')} cards; a discard turn "
                          "starts with 5 (D3.5)")
+    return own
 
-    # ---- this round's discards and takes (D3.2–D3.4)
+
+def _take(p: int, t: int, tab: int) -> tuple[int, int]:
+    """Seat ``p`` takes ``t`` (a table card, or ``kit.DECK``): the table left and the
+    cards drawn from the People deck (D3.3, D3.4.3)."""
+    if t == kit.DECK:
+        return tab, 1
+    if not (tab >> t) & 1:
+        raise ValueError(f"seat {p} takes {card_code(t)}, which is not on the table")
+    return tab & ~(1 << t), 0
+
+
+def _public_discards(k, seat, order, table, public, secret, up) -> dict:
+    """This round's public discards (D3.2): ``public``, or ``table`` read as the public
+    discards of the seats in action order."""
     public = dict(public or {})
-    secret = {p: _action(x) for p, x in (secret or {}).items()}
-    unanimous = {p: _action(x) for p, x in (unanimous or {}).items()}
-    up = k == kit.UNANIMOUS or bool(unanimous)            # D3.4.2 secret discards turned up
     if table is not None and not public:
         turned = {d for d, _ in secret.values() if d is not None} if up else set()
-        cards = [c for c in _codes(table) if card_id(c) not in turned]
-        seats = before if k == kit.PUBLIC else order
+        cards = [c for c in codes(table) if card_id(c) not in turned]
+        seats = order[:order.index(seat)] if k == kit.PUBLIC else order
         if len(cards) > len(seats):
             raise ValueError(f"{len(cards)} face-up cards but only {len(seats)} public "
                              "discards so far; say who discarded what with public= and "
                              "secret=")
         public = dict(zip(seats, cards))
+    return public
+
+
+def _discards(st, k, seat, order, table, public, secret, unanimous):
+    """This round's discards and takes into ``st`` (D3.2–D3.4): the table, the cards
+    seen face up, the cards drawn, and whether the secret discards are turned up."""
+    secret = {p: _action(x) for p, x in (secret or {}).items()}
+    unanimous = {p: _action(x) for p, x in (unanimous or {}).items()}
+    up = k == kit.UNANIMOUS or bool(unanimous)            # D3.4.2 secret discards turned up
+    public = _public_discards(k, seat, order, table, public, secret, up)
     if k == kit.PUBLIC and (public.get(seat) is not None or secret or unanimous):
         raise ValueError("in the public turn (D3.2) the seat has not discarded yet and "
                          "nobody has made a secret or unanimous discard")
@@ -355,14 +327,10 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
             continue
         st[L.S_SEC + p] = d
         st[L.S_SEC_TAKE + p] = t
-        if t == kit.DECK:
-            draws += 1
-        elif not (tab >> t) & 1:
-            raise ValueError(f"seat {p} takes {card_code(t)}, which is not on the table")
-        else:
-            tab &= ~(1 << t)
+        tab, drew = _take(p, t, tab)
+        draws += drew
     if up:
-        for p in range(n):
+        for p in order:
             if st[L.S_SEC_TAKE + p] >= 0:
                 tab |= 1 << int(st[L.S_SEC + p])
                 seen |= 1 << int(st[L.S_SEC + p])
@@ -373,17 +341,21 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
         d, t = unanimous[p]
         st[L.S_UNAN + p] = d
         st[L.S_UNAN_TAKE + p] = t
-        if t == kit.DECK:
-            draws += 1
-        elif not (tab >> t) & 1:
-            raise ValueError(f"seat {p} takes {card_code(t)}, which is not on the table")
-        else:
-            tab &= ~(1 << t)
+        tab, drew = _take(p, t, tab)
+        draws += drew
     if table is not None and public and _mask(table) != tab:
-        raise ValueError(f"table={' '.join(_codes(table))} but the discards given leave "
+        raise ValueError(f"table={' '.join(codes(table))} but the discards given leave "
                          f"{' '.join(codes_of(tab)) or 'nothing'} face up")
     st[L.S_TABLE] = tab
     st[L.S_FACEUP] = seen
+    return tab, seen, draws, up
+
+
+def _people_deck(st, config, tab, seen, draws, up) -> None:
+    """Every card in one place, then the People deck (D2.3): every card nowhere else,
+    its size saying how far the round is."""
+    n = config.players
+    full = config.rules == "full"
     in_hands = 0
     for p in range(n):
         h = int(st[L.S_HAND + p])
@@ -401,7 +373,6 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
             raise ValueError(f"{' '.join(codes_of(a & b))}: {what}")
     used = in_hands | seen | down
     if any(bin(int(st[L.S_HAND + p])).count("1") for p in range(n)):
-        # the People deck: every card nowhere else; its size says how far the round is
         deck = [c for c in range(40) if not (used >> c) & 1 and (full or c % 10 != 0)]
         size = 40 if full else 36
         left = size - 5 * n - draws
@@ -412,8 +383,12 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
         st[L.S_DECK_LEN] = len(deck)
         st[L.S_DECK_POS] = max(0, len(deck) - left)
 
-    # ---- the Power pile (D2.1): what nobody holds, ``pile_left`` of it still to draw
-    npile = L.NFIG if full else L.MEDIA0
+
+def _power_pile(st, config, k, figure, pile_left) -> None:
+    """The Power pile (D2.1): what nobody holds, ``pile_left`` of it still to draw; an
+    allocation's figure (D9.4) in ``S_ARG0``."""
+    n = config.players
+    npile = L.NFIG if config.rules == "full" else L.MEDIA0
     held = [int(st[L.S_FIG + p * L.NFIG + i]) for p in range(n)
             for i in range(int(st[L.S_NFIG + p]))]
     out = set(held)
@@ -436,71 +411,91 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
     st[L.S_PILE_LEN] = npile
     st[L.S_PILE_POS] = npile - left
 
-    # ---- the Scandal phase (D6.1, D6.2): every Media face up, pairs cancelled
-    if k in (kit.MEDIA, kit.COLOUR):
-        for p in range(n):
-            m = 0
-            for i in range(int(st[L.S_NFIG + p])):
-                f = int(st[L.S_FIG + p * L.NFIG + i])
-                if f >= L.MEDIA0:
-                    m += 1
-                    st[L.S_FIGUP + p] |= 1 << f
-            st[L.S_MEDIA_OWNED + p] = 0 if (m == 2 and p != cfg[L.C_INDEP]) else m
-        if st[L.S_MEDIA_OWNED + seat] == 0:
-            raise ValueError(f"seat {seat} holds no Media to play (D6.1, D6.2)")
 
-    # ---- the legal options, in the engine's order
-    opts = np.zeros(L.MAXOPT, np.int64)
+def _scandal(st, cfg, n, seat) -> None:
+    """The Scandal phase (D6.1, D6.2): every Media face up, pairs cancelled."""
+    for p in range(n):
+        m = 0
+        for i in range(int(st[L.S_NFIG + p])):
+            f = int(st[L.S_FIG + p * L.NFIG + i])
+            if f >= L.MEDIA0:
+                m += 1
+                st[L.S_FIGUP + p] |= 1 << f
+        st[L.S_MEDIA_OWNED + p] = 0 if (m == 2 and p != cfg[L.C_INDEP]) else m
+    if st[L.S_MEDIA_OWNED + seat] == 0:
+        raise ValueError(f"seat {seat} holds no Media to play (D6.1, D6.2)")
+
+
+def _discard_options(cfg, k, own, tab, opts) -> int:
+    """A discard turn's options (D3.2–D3.4): a hand card, and in the secret and unanimous
+    turns what it takes (the deck, or a table card), after a pass where it is allowed."""
     m = 0
     if k == kit.PUBLIC:
         for c in range(40):
             if (own >> c) & 1:
                 opts[m] = c
                 m += 1
-    elif k in (kit.SECRET, kit.UNANIMOUS):
-        if k == kit.SECRET and cfg[L.C_SECRET_OPT]:
-            opts[m] = kit.PASS
+        return m
+    if k == kit.SECRET and cfg[L.C_SECRET_OPT]:
+        opts[m] = kit.PASS
+        m += 1
+    for d in range(40):
+        if (own >> d) & 1:
+            opts[m] = d * 64 + kit.DECK
             m += 1
-        for d in range(40):
-            if (own >> d) & 1:
-                opts[m] = d * 64 + kit.DECK
-                m += 1
-                for t in range(40):
-                    if (tab >> t) & 1:
-                        opts[m] = d * 64 + t
-                        m += 1
-    elif k == kit.VETO:
+            for t in range(40):
+                if (tab >> t) & 1:
+                    opts[m] = d * 64 + t
+                    m += 1
+    return m
+
+
+def _media_options(st, cfg, seat, n, opts) -> int:
+    """The Media's targets (D6.2): a figure of another seat not covered yet (face down
+    only, unless media_targets_revealed), after a pass where the Media is optional."""
+    m = 0
+    if cfg[L.C_MEDIA_OPT]:
+        opts[m] = kit.PASS
+        m += 1
+    m0 = m
+    for q in range(n):
+        if q == seat:
+            continue
+        for i in range(int(st[L.S_NFIG + q])):
+            f = int(st[L.S_FIG + q * L.NFIG + i])
+            if f >= L.MEDIA0 or st[L.S_COVER + f] >= 0:
+                continue
+            if (st[L.S_FIGUP + q] >> f) & 1 and cfg[L.C_MEDIA_REVEALED] == 0:
+                continue
+            opts[m] = q * 16 + i
+            m += 1
+    if m == m0:
+        raise ValueError("no legal Media target: the Media has no effect and nobody "
+                         "is asked (D6.2)")
+    return m
+
+
+def _options(st, cfg, k, seat, n, own, tab, target, opts) -> int:
+    """The legal options into ``opts``, in the engine's order; their number."""
+    if k in (kit.PUBLIC, kit.SECRET, kit.UNANIMOUS):
+        return _discard_options(cfg, k, own, tab, opts)
+    if k == kit.VETO:
         side = cfg[L.C_SIDE + seat]
         if st[L.S_VETO + side] <= 0:
             raise ValueError(f"seat {seat}'s side has no veto left: it is not asked "
                              "(D3.4.1)")
         opts[0], opts[1] = kit.VETO_NO, kit.VETO_YES
-        m = 2
-    elif k == kit.ALLOCATE:
+        return 2
+    if k == kit.ALLOCATE:
+        m = 0
         for q in range(n):
             if cfg[L.C_SIDE + q] == cfg[L.C_SIDE + seat]:
                 opts[m] = q
                 m += 1
-    elif k == kit.MEDIA:
-        if cfg[L.C_MEDIA_OPT]:
-            opts[m] = kit.PASS
-            m += 1
-        m0 = m
-        for q in range(n):
-            if q == seat:
-                continue
-            for i in range(int(st[L.S_NFIG + q])):
-                f = int(st[L.S_FIG + q * L.NFIG + i])
-                if f >= L.MEDIA0 or st[L.S_COVER + f] >= 0:
-                    continue
-                if (st[L.S_FIGUP + q] >> f) & 1 and cfg[L.C_MEDIA_REVEALED] == 0:
-                    continue
-                opts[m] = q * 16 + i
-                m += 1
-        if m == m0:
-            raise ValueError("no legal Media target: the Media has no effect and nobody "
-                             "is asked (D6.2)")
-    elif k == kit.COLOUR:
+        return m
+    if k == kit.MEDIA:
+        return _media_options(st, cfg, seat, n, opts)
+    if k == kit.COLOUR:
         if target is None:
             raise ValueError("a Media colour needs target=(seat, slot) (D6.2)")
         q, i = target
@@ -509,15 +504,9 @@ def position(hand=None, kind="public", seat: int = 0, *, players: int | None = N
         st[L.S_ARG0] = q
         st[L.S_ARG1] = i
         opts[:4] = range(4)
-        m = 4
-    elif k == kit.FAVOURITE:
+        return 4
+    if k == kit.FAVOURITE:
         opts[:4] = range(4)
-        m = 4
-    else:
-        opts[:64] = range(64)
-        m = 64
-    obs = np.zeros(L.OBS_LEN, np.int64)
-    obs[L.O_GVER] = -1
-    obs[L.O_FVER:L.O_FVER + L.MAXP] = -1
-    observe(st, cfg, seat, k, obs)
-    return Position(config, k, seat, cfg, st, obs, opts, m)
+        return 4
+    opts[:64] = range(64)
+    return 64

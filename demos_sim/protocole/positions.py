@@ -24,33 +24,25 @@ which (M2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from demos_sim.positions_common import Choice, codes  # noqa: F401  (Choice re-exported)
+from demos_sim.positions_common import Position as PositionBase
 from demos_sim.protocole import engine as E
 from demos_sim.protocole import kit
 from demos_sim.protocole import layout as L
 from demos_sim.protocole.cards import COLOURS, SYMBOLS, card_id, codes_of
 from demos_sim.protocole.observe import observe
 from demos_sim.protocole.rules import ProtocoleConfig
-from demos_sim.registry import N_PARAMS, Policy
 
 ALL = L.FULL
 
 
-def _codes(x) -> list[str]:
-    """``"KT RS"``, ``"KT,RS"`` or ``["KT", "RS"]`` -> ``["KT", "RS"]``."""
-    if x is None:
-        return []
-    if isinstance(x, str):
-        return x.replace(",", " ").split()
-    return [str(c) for c in x]
-
-
 def _mask(cards, what: str) -> int:
     m = 0
-    for code in _codes(cards):
+    for code in codes(cards):
         c = card_id(code)
         if (m >> c) & 1:
             raise ValueError(f"{what}: card {code} is given twice")
@@ -64,7 +56,7 @@ def _words(mask: int) -> str:
 
 def _removed(removed, players: int) -> int:
     """P1.2: the attributes removed at setup (``"P"``, ``"P O"``) as a card mask."""
-    letters = _codes(removed)
+    letters = codes(removed)
     if removed is None:
         letters = {4: [], 3: ["P"], 2: ["P", "O"]}[players]
     colours = [a for a in letters if a in COLOURS]
@@ -88,84 +80,15 @@ def _removed(removed, players: int) -> int:
 
 
 # ------------------------------------------------------------------ positions
-@dataclass(frozen=True)
-class Choice:
-    """A policy's answer: the option index, the option, and the option in words."""
-    index: int
-    option: int
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass
-class Position:
+class Position(PositionBase):
     """One turn of one seat: ``obs`` (OBS_LEN int64), ``opts[:n_opts]`` (the engine's
-    option buffer), the configuration vector ``cfg`` and the full state ``st``."""
-    config: ProtocoleConfig
-    kind: int
-    seat: int
-    cfg: np.ndarray
-    st: np.ndarray
-    obs: np.ndarray
-    opts: np.ndarray
-    n_opts: int
-
-    @property
-    def kind_name(self) -> str:
-        return kit.KIND_NAMES[self.kind]
-
-    def options(self) -> list[int]:
-        return [int(o) for o in self.opts[:self.n_opts]]
-
-    def texts(self) -> list[str]:
-        """Every option in words, in the engine's order (the index a policy returns)."""
-        return [kit.describe_option(self.kind, o) for o in self.options()]
-
-    def index_of(self, text: str) -> int:
-        """The index of the option written ``text`` (as :meth:`texts` writes it)."""
-        texts = self.texts()
-        if text not in texts:
-            raise ValueError(f"no option {text!r} here; the options are: {texts}")
-        return texts.index(text)
-
-    def observation(self, reference: bool = False) -> np.ndarray:
-        """The seat's observation; ``reference``: as a reference policy gets it, with the
-        truth block (every hand and Foyer) filled, as in a game (``C_TRUTH``)."""
-        if not reference:
-            return self.obs.copy()
-        cfg = self.cfg.copy()
-        cfg[L.C_TRUTH] = 1 << self.seat
-        obs = self.obs.copy()
-        observe(self.st, cfg, self.seat, self.kind, obs)
-        return obs
-
-    def decide(self, policy, seed: int = 0) -> Choice:
-        """Ask ``policy`` — a registered name (``"cautious"``, ``"ismcts@64"``), a
-        :class:`~demos_sim.registry.Policy` or a policy function (parameters all 0) — to
-        decide here with random stream ``seed``. A reference policy (``omniscient``) gets
-        the truth block, as in a game. As in the engine, a turn with one legal option is
-        played without asking. Raises ValueError, in words, when the policy answers an
-        index outside the options."""
-        fn, params, name, reference = _policy(policy)
-        if self.n_opts == 1:
-            return self._choice(0)
-        cfg = self.cfg.copy()
-        if reference:
-            cfg[L.C_TRUTH] = 1 << self.seat
-        rng = np.array([seed], np.uint64)
-        idx = int(fn(cfg, self.observation(reference), self.opts.copy(),
-                     np.int64(self.n_opts), params.copy(), rng))
-        if not 0 <= idx < self.n_opts:
-            raise ValueError(f"{name} answered option index {idx} to a "
-                             f"{kit.KIND_RULES[self.kind]} decision with {self.n_opts} "
-                             f"options (indices 0–{self.n_opts - 1})\n{self}")
-        return self._choice(idx)
-
-    def _choice(self, idx: int) -> Choice:
-        o = int(self.opts[idx])
-        return Choice(idx, o, kit.describe_option(self.kind, o))
+    option buffer), the configuration vector ``cfg`` (a
+    :class:`~demos_sim.protocole.rules.ProtocoleConfig` in ``config``) and the full state
+    ``st``. A reference policy (``omniscient``) decides with the truth block (every hand
+    and Foyer) filled, as in a game (``C_TRUTH``)."""
+    kit = kit
+    registry = "demos_sim.protocole.policies"
+    truth = (observe, L.C_TRUTH)
 
     def __str__(self) -> str:
         c = self.config
@@ -192,18 +115,6 @@ class Position:
         lines.append("  options:")
         lines += ["  " + s for s in kit.describe_options(self.kind, self.opts, self.n_opts)]
         return "\n".join(lines)
-
-
-def _policy(policy):
-    if isinstance(policy, str):
-        from demos_sim.protocole.policies import get   # the registry loads the built-ins
-        policy = get(policy)
-    if isinstance(policy, Policy):
-        return policy.fn, policy.params, policy.name, bool(policy.reference)
-    if callable(policy):
-        return (policy, np.zeros(N_PARAMS, np.float64), getattr(policy, "__name__", "policy"),
-                False)
-    raise TypeError(f"not a policy: {policy!r}")
 
 
 def _seat_cards(d, what: str) -> dict[int, object]:
@@ -263,8 +174,53 @@ def position(hand, seat: int = 0, *, players: int | None = None, mode: str = "ea
     st = np.zeros(L.ST_LEN, np.int64)
     E.init_state(cfg, np.uint64(0), st, np.zeros(L.NSTREAM, np.uint64),
                  np.zeros(1, np.uint64), np.zeros(L.RES_LEN, np.int64))
+    t = _public_cards(n, hand, foyer, selection, norm, gone, removed)
+    _deal(t, config, seat, round, initiative, dealt, out)
+    _played(t, played)
+    _given_hidden(t, seat, hands, foyers)
+    _hidden_hands(t)
+    _foyers(t, seat, round)
+    _write_state(st, t, config, points, round, initiative)
+    opts = np.zeros(L.MAXOPT, np.int64)
+    m = E.turn_options(st, seat, opts)
+    obs = np.zeros(L.OBS_LEN, np.int64)
+    observe(st, cfg, seat, k, obs)
+    return Position(config, k, seat, cfg, st, obs, opts, int(m))
 
-    # ---- public cards and the deal (P1.2, P1.3, P4.3)
+
+# ------------------------------------------------------------------ the steps of position
+@dataclass
+class _Table:
+    """What :func:`position` has worked out so far: card masks, the deal, the seats."""
+    rem: int                   # removed at setup (P1.2)
+    own_h: int                 # the deciding seat's hand and Foyer
+    own_f: int
+    sel: int                   # the Selection, the Norm, the cards gone
+    nrm: int
+    gon: int
+    seen: int                  # every card the seat is shown
+    outs: set = field(default_factory=set)      # seats out (P4.2), and those in
+    alive: list = field(default_factory=list)
+    deck: int = 0              # the cards dealt this round (P1.3, P4.3)
+    fs: int = 0                # dealt into each Foyer (round 0)
+    each: int = 0              # dealt to each hand
+    start: int = 0             # dealt into the Selection
+    h: int = 0                 # the deciding seat's hand size
+    order: list = field(default_factory=list)   # turn order from the Initiative
+    before: list = field(default_factory=list)  # seats that played before this lap
+    sizes: dict = field(default_factory=dict)   # hand size by seat in the game
+    turns: int = 0             # turns played this round
+    laps: int = 0              # turns the deciding seat played this round
+    plays: dict = field(default_factory=dict)   # played face up this round, by seat
+    hidden: int = 0            # cards not placed yet (the seat does not see them)
+    hands: dict = field(default_factory=dict)   # hand and Foyer masks by seat
+    foyers: dict = field(default_factory=dict)
+    sizes_f: dict = field(default_factory=dict)  # Foyer sizes given or implied
+    dead: int = 0              # eliminated players' Foyers (P4.2)
+
+
+def _public_cards(n, hand, foyer, selection, norm, gone, removed) -> _Table:
+    """The cards the seat is shown (P1.2, P2.1), each in one place."""
     rem = _removed(removed, n)
     own_h, own_f = _mask(hand, "hand"), _mask(foyer, "foyer")
     sel, nrm, gon = _mask(selection, "selection"), _mask(norm, "norm"), _mask(gone, "gone")
@@ -279,191 +235,216 @@ def position(hand, seat: int = 0, *, players: int | None = None, mode: str = "ea
         raise ValueError("the hand is empty: a player with no card is skipped (P2.1)")
     if bin(sel).count("1") >= L.SEL_MAX:
         raise ValueError(f"a Selection of {L.SEL_MAX} cards is resolved at once (P2.2)")
-    outs = {int(p) for p in (out or ())}
-    alive = [p for p in range(n) if p not in outs]
-    if seat in outs or initiative in outs:
+    return _Table(rem, own_h, own_f, sel, nrm, gon, seen)
+
+
+def _deal(t: _Table, config, seat, round, initiative, dealt, out) -> None:
+    """Who is in, this round's deal (P1.3, P4.3) and how far the round is (P2.1)."""
+    n = config.players
+    t.outs = {int(p) for p in (out or ())}
+    t.alive = [p for p in range(n) if p not in t.outs]
+    if seat in t.outs or initiative in t.outs:
         raise ValueError("the deciding seat and the Initiative holder are in the game (P4.2, "
                          "P4.3)")
     if not 0 <= initiative < n:
         raise ValueError(f"initiative {initiative} is not a seat at a {n}-player table")
     if round == 0:
-        if outs:
+        if t.outs:
             raise ValueError("nobody is out in round 0: eliminations happen at controls (P4.2)")
-        if dealt is not None and _mask(dealt, "dealt") != ALL & ~rem:
+        if dealt is not None and _mask(dealt, "dealt") != ALL & ~t.rem:
             raise ValueError("round 0 deals every card not removed (P1.3)")
-        deck = ALL & ~rem
-        fs = config.foyer_start
+        t.deck = ALL & ~t.rem
+        t.fs = config.foyer_start
     else:
         if dealt is None:
             raise ValueError("from round 1 on, give dealt= : the previous round's Norm, dealt "
                              "again (P4.3)")
-        deck = _mask(dealt, "dealt")
-        if deck & rem:
-            raise ValueError(f"{_words(deck & rem)}: removed at setup, never dealt (P1.2)")
-        if bin(deck).count("1") < 8:
+        t.deck = _mask(dealt, "dealt")
+        if t.deck & t.rem:
+            raise ValueError(f"{_words(t.deck & t.rem)}: removed at setup, never dealt (P1.2)")
+        if bin(t.deck).count("1") < 8:
             raise ValueError("a Norm of 7 cards or fewer ends the game: no new round (P4.3)")
-        fs = 0
-    na = len(alive)
-    each, start = divmod(bin(deck).count("1") - fs * na, na)
-    for what, m in (("the hand", own_h), ("the Selection", sel), ("the Norm", nrm)):
-        if m & ~deck:
-            raise ValueError(f"{_words(m & ~deck)}: in {what} but not dealt this round "
+        t.fs = 0
+    na = len(t.alive)
+    t.each, t.start = divmod(bin(t.deck).count("1") - t.fs * na, na)
+    for what, m in (("the hand", t.own_h), ("the Selection", t.sel), ("the Norm", t.nrm)):
+        if m & ~t.deck:
+            raise ValueError(f"{_words(m & ~t.deck)}: in {what} but not dealt this round "
                              "(P1.3, P4.3)")
-    h = bin(own_h).count("1")
-    if h > each:
-        raise ValueError(f"the hand holds {h} cards, more than the {each} dealt to each "
+    t.h = h = bin(t.own_h).count("1")
+    if h > t.each:
+        raise ValueError(f"the hand holds {h} cards, more than the {t.each} dealt to each "
                          f"player this round (P1.3)")
-    order = [p for j in range(n) for p in [(initiative + j) % n] if p not in outs]
-    before = order[:order.index(seat)]
-    sizes = {p: (h - 1 if p in before else h) for p in alive}
-    if any(s < 0 for s in sizes.values()):
-        raise ValueError(f"seats {before} played before seat {seat} this lap and would hold "
+    t.order = [p for j in range(n) for p in [(initiative + j) % n] if p not in t.outs]
+    t.before = t.order[:t.order.index(seat)]
+    t.sizes = {p: (h - 1 if p in t.before else h) for p in t.alive}
+    if any(s < 0 for s in t.sizes.values()):
+        raise ValueError(f"seats {t.before} played before seat {seat} this lap and would hold "
                          "fewer than 0 cards: give seat a hand of at least 1")
-    turns = sum(each - s for s in sizes.values())
-    laps = each - h
-    if round == 0 and not fs <= bin(own_f).count("1") <= fs + laps:
-        raise ValueError(f"in round 0 the Foyer holds the {fs} cards dealt into it (P1.3) "
-                         f"and at most one more per turn played ({laps})")
+    t.turns = sum(t.each - s for s in t.sizes.values())
+    t.laps = t.each - h
+    if round == 0 and not t.fs <= bin(t.own_f).count("1") <= t.fs + t.laps:
+        raise ValueError(f"in round 0 the Foyer holds the {t.fs} cards dealt into it (P1.3) "
+                         f"and at most one more per turn played ({t.laps})")
 
-    # ---- cards played face up this round (P2.1)
-    plays = {p: _mask(c, f"played[{p}]") for p, c in _seat_cards(played, "played").items()}
+
+def _played(t: _Table, played) -> None:
+    """The cards played face up this round, by seat (P2.1)."""
+    t.plays = {p: _mask(c, f"played[{p}]") for p, c in _seat_cards(played, "played").items()}
+    up = t.sel | t.nrm | t.gon
     total_played = 0
-    for p, m in plays.items():
-        if p not in sizes:
+    for p, m in t.plays.items():
+        if p not in t.sizes:
             raise ValueError(f"played: seat {p} is not in the game")
-        if m & ~(sel | nrm | gon) or m & ~deck:
-            raise ValueError(f"played[{p}]: {_words(m & ~((sel | nrm | gon) & deck))} was not "
+        if m & ~up or m & ~t.deck:
+            raise ValueError(f"played[{p}]: {_words(m & ~(up & t.deck))} was not "
                              "played this round (a played card is in the Selection, the Norm "
                              "or gone, P2.1, P3.1)")
-        if bin(m).count("1") > each - sizes[p]:
+        if bin(m).count("1") > t.each - t.sizes[p]:
             raise ValueError(f"played[{p}]: {bin(m).count('1')} cards, but seat {p} has "
-                             f"played {each - sizes[p]} turns this round")
+                             f"played {t.each - t.sizes[p]} turns this round")
         total_played += bin(m).count("1")
-    if played is not None and bin(sel).count("1") != (start + total_played) % L.SEL_MAX:
-        raise ValueError(f"a Selection of {bin(sel).count('1')} cards after {start} dealt into "
-                         f"it and {total_played} played face up: a Norm selection takes every "
-                         f"{L.SEL_MAX} (P2.2)")
+    if played is not None and bin(t.sel).count("1") != (t.start + total_played) % L.SEL_MAX:
+        raise ValueError(f"a Selection of {bin(t.sel).count('1')} cards after {t.start} dealt "
+                         f"into it and {total_played} played face up: a Norm selection takes "
+                         f"every {L.SEL_MAX} (P2.2)")
 
-    # ---- the hidden cards: other hands, other Foyers, eliminated Foyers (M2: not seen)
-    hidden = ALL & ~seen
-    st_hands = {seat: own_h}
-    st_foyers = {seat: own_f}
+
+def _given_hidden(t: _Table, seat, hands, foyers) -> None:
+    """The other hands and Foyers given (hidden from the seat; M2): checked and placed."""
+    t.hidden = ALL & ~t.seen
+    t.hands = {seat: t.own_h}
+    t.foyers = {seat: t.own_f}
     for p, cards in _seat_cards(hands, "hands").items():
-        if p == seat or p not in sizes:
+        if p == seat or p not in t.sizes:
             raise ValueError(f"hands: give the deciding seat's hand as hand=, and only seats "
                              f"in the game (seat {p})")
         m = _mask(cards, f"hands[{p}]")
-        if bin(m).count("1") != sizes[p]:
+        if bin(m).count("1") != t.sizes[p]:
             raise ValueError(f"hands[{p}] holds {bin(m).count('1')} cards; seat {p} holds "
-                             f"{sizes[p]} at this point of the round (P1.3, P2.1)")
-        if m & ~(hidden & deck):
-            raise ValueError(f"hands[{p}]: {_words(m & ~(hidden & deck))} cannot be in a "
+                             f"{t.sizes[p]} at this point of the round (P1.3, P2.1)")
+        if m & ~(t.hidden & t.deck):
+            raise ValueError(f"hands[{p}]: {_words(m & ~(t.hidden & t.deck))} cannot be in a "
                              "hand (shown elsewhere, or not dealt this round)")
-        st_hands[p] = m
-        hidden &= ~m
-    sizes_f = {}
+        t.hands[p] = m
+        t.hidden &= ~m
     for p, cards in _seat_cards(foyers, "foyers").items():
-        if p == seat or p not in sizes:
+        if p == seat or p not in t.sizes:
             raise ValueError(f"foyers: give the deciding seat's Foyer as foyer=, and only "
                              f"seats in the game (seat {p})")
         if isinstance(cards, (int, np.integer)):
-            sizes_f[p] = int(cards)
+            t.sizes_f[p] = int(cards)
             continue
         m = _mask(cards, f"foyers[{p}]")
-        if m & ~hidden:
-            raise ValueError(f"foyers[{p}]: {_words(m & ~hidden)} is shown elsewhere")
-        st_foyers[p] = m
-        hidden &= ~m
-    for p in order:                                 # the hands: cards dealt this round
-        if p in st_hands:
+        if m & ~t.hidden:
+            raise ValueError(f"foyers[{p}]: {_words(m & ~t.hidden)} is shown elsewhere")
+        t.foyers[p] = m
+        t.hidden &= ~m
+
+
+def _hidden_hands(t: _Table) -> None:
+    """The hands not given: unseen cards dealt this round, in turn order."""
+    for p in t.order:
+        if p in t.hands:
             continue
-        pool = [c for c in range(L.NCARD) if (hidden & deck) >> c & 1]
-        if len(pool) < sizes[p]:
+        pool = [c for c in range(L.NCARD) if (t.hidden & t.deck) >> c & 1]
+        if len(pool) < t.sizes[p]:
             raise ValueError(f"not enough unseen cards dealt this round for seat {p}'s hand "
-                             f"of {sizes[p]}")
-        st_hands[p] = sum(1 << c for c in pool[:sizes[p]])
-        hidden &= ~st_hands[p]
-    rest = [c for c in range(L.NCARD) if hidden >> c & 1]
-    todo = [p for p in order[order.index(seat) + 1:] + order[:order.index(seat)]
-            if p not in st_foyers and p not in sizes_f]
+                             f"of {t.sizes[p]}")
+        t.hands[p] = sum(1 << c for c in pool[:t.sizes[p]])
+        t.hidden &= ~t.hands[p]
+
+
+def _round0_foyer_sizes(t: _Table, seat, todo) -> None:
+    """P1.3, P2.1: in round 0 a Foyer holds its dealt cards plus one card per turn its
+    player did not play face up; every card face up this round (the Selection, the Norm,
+    gone) was played by someone, after the deal's remainder."""
+    up_left = (bin(t.sel | t.nrm | t.gon).count("1") - t.start
+               - (t.fs + t.laps - bin(t.own_f).count("1")))
+    for p in t.alive:
+        if p != seat and p not in todo:
+            f = t.sizes_f.get(p, bin(t.foyers.get(p, 0)).count("1"))
+            up_left -= t.fs + t.each - t.sizes[p] - f
+    for p in todo:
+        turns_p = t.each - t.sizes[p]
+        if p in t.plays:
+            up = bin(t.plays[p]).count("1")
+        else:
+            up = max(0, min(turns_p, up_left))
+        up_left -= up
+        t.sizes_f[p] = t.fs + turns_p - up
+    if up_left != 0:
+        raise ValueError("the cards face up this round (the Selection, the Norm, gone) do "
+                         "not match the turns played: every turn puts one card face up or "
+                         "into a Foyer (P2.1)")
+
+
+def _foyers(t: _Table, seat, round) -> None:
+    """The Foyers not given, and eliminated players' Foyers: the cards nobody is shown."""
+    rest = [c for c in range(L.NCARD) if t.hidden >> c & 1]
+    i = t.order.index(seat)
+    todo = [p for p in t.order[i + 1:] + t.order[:i]
+            if p not in t.foyers and p not in t.sizes_f]
     if round == 0 and todo:
-        # P1.3, P2.1: a Foyer holds its dealt cards plus one card per turn its player did
-        # not play face up; every card face up this round (the Selection, the Norm, gone)
-        # was played by someone, after the deal's remainder
-        up_left = (bin(sel | nrm | gon).count("1") - start
-                   - (fs + laps - bin(own_f).count("1")))
-        for p in alive:
-            if p != seat and p not in todo:
-                f = sizes_f.get(p, bin(st_foyers.get(p, 0)).count("1"))
-                up_left -= fs + each - sizes[p] - f
-        for p in todo:
-            turns_p = each - sizes[p]
-            if p in plays:
-                up = bin(plays[p]).count("1")
-            else:
-                up = max(0, min(turns_p, up_left))
-            up_left -= up
-            sizes_f[p] = fs + turns_p - up
-        if up_left != 0:
-            raise ValueError("the cards face up this round (the Selection, the Norm, gone) do "
-                             "not match the turns played: every turn puts one card face up or "
-                             "into a Foyer (P2.1)")
+        _round0_foyer_sizes(t, seat, todo)
         todo = []
-    for p in order:
-        if p in sizes_f:
-            if sizes_f[p] > len(rest):
-                raise ValueError(f"foyers[{p}] = {sizes_f[p]}: only {len(rest)} unseen cards "
+    for p in t.order:
+        if p in t.sizes_f:
+            if t.sizes_f[p] > len(rest):
+                raise ValueError(f"foyers[{p}] = {t.sizes_f[p]}: only {len(rest)} unseen cards "
                                  "are left")
-            st_foyers[p] = sum(1 << c for c in rest[:sizes_f[p]])
-            rest = rest[sizes_f[p]:]
-    dead = 0
-    if outs:
+            t.foyers[p] = sum(1 << c for c in rest[:t.sizes_f[p]])
+            rest = rest[t.sizes_f[p]:]
+    if t.outs:
         if todo:
             raise ValueError("with players out, the other Foyers' sizes are not implied: give "
                              f"foyers={{seat: number}} for seats {todo}")
-        dead = sum(1 << c for c in rest)
+        t.dead = sum(1 << c for c in rest)
     elif todo:
         share = {p: 0 for p in todo}
-        for i in range(len(rest)):
-            share[todo[i % len(todo)]] += 1
+        for j in range(len(rest)):
+            share[todo[j % len(todo)]] += 1
         for p in todo:
-            st_foyers[p] = sum(1 << c for c in rest[:share[p]])
+            t.foyers[p] = sum(1 << c for c in rest[:share[p]])
             rest = rest[share[p]:]
     elif rest:
         raise ValueError(f"{_words(sum(1 << c for c in rest))}: in no hand, Foyer, Selection or "
                          "Norm, and not gone (all 36 cards are somewhere, P1.1)")
     if round == 0:
-        for p in alive:
-            if bin(st_foyers.get(p, 0)).count("1") < fs:
-                raise ValueError(f"seat {p}'s Foyer holds fewer than the {fs} cards dealt into "
+        for p in t.alive:
+            if bin(t.foyers.get(p, 0)).count("1") < t.fs:
+                raise ValueError(f"seat {p}'s Foyer holds fewer than the {t.fs} cards dealt into "
                                  "it in round 0 (P1.3)")
 
-    # ---- the state, then the engine's own observation and options
+
+def _write_state(st, t: _Table, config, points, round, initiative) -> None:
+    """The table into the engine's state; every card in exactly one place (P1.1)."""
+    n = config.players
     pts = list(points or [0] * n)
     if len(pts) != n:
         raise ValueError(f"points: one number per seat ({n})")
     if config.mode == "coop" and any(pts):
         raise ValueError("all together keeps no points (P5.1)")
-    if any(pts[p] for p in outs):
+    if any(pts[p] for p in t.outs):
         raise ValueError("an eliminated player scores 0 (P4.2)")
     st[L.S_ROUND] = round
     st[L.S_INIT] = initiative
-    st[L.S_ALIVE] = sum(1 << p for p in alive)
-    st[L.S_SEL] = sel
-    st[L.S_NORM] = nrm
-    st[L.S_GONE] = gon
-    st[L.S_DEAD] = dead
-    st[L.S_REMOVED] = rem
-    st[L.S_DECKSET] = deck
-    st[L.S_TURN] = turns
-    cards = [c for c in range(L.NCARD) if deck >> c & 1]
+    st[L.S_ALIVE] = sum(1 << p for p in t.alive)
+    st[L.S_SEL] = t.sel
+    st[L.S_NORM] = t.nrm
+    st[L.S_GONE] = t.gon
+    st[L.S_DEAD] = t.dead
+    st[L.S_REMOVED] = t.rem
+    st[L.S_DECKSET] = t.deck
+    st[L.S_TURN] = t.turns
+    cards = [c for c in range(L.NCARD) if t.deck >> c & 1]
     st[L.S_DECK:L.S_DECK + len(cards)] = cards
     st[L.S_DECK_LEN] = len(cards)
     for p in range(n):
-        st[L.S_HAND + p] = st_hands.get(p, 0)
-        st[L.S_FOYER + p] = st_foyers.get(p, 0)
+        st[L.S_HAND + p] = t.hands.get(p, 0)
+        st[L.S_FOYER + p] = t.foyers.get(p, 0)
         st[L.S_POINTS + p] = pts[p]
-        st[L.S_PLAYED + p] = plays.get(p, 0)
+        st[L.S_PLAYED + p] = t.plays.get(p, 0)
     total = 0
     union = 0
     for off in (L.S_SEL, L.S_NORM, L.S_GONE, L.S_DEAD, L.S_REMOVED):
@@ -474,8 +455,3 @@ def position(hand, seat: int = 0, *, players: int | None = None, mode: str = "ea
             total += bin(int(st[off + p])).count("1")
             union |= int(st[off + p])
     assert union == ALL and total == L.NCARD, "card conservation (P1.1)"
-    opts = np.zeros(L.MAXOPT, np.int64)
-    m = E.turn_options(st, seat, opts)
-    obs = np.zeros(L.OBS_LEN, np.int64)
-    observe(st, cfg, seat, k, obs)
-    return Position(config, k, seat, cfg, st, obs, opts, int(m))

@@ -419,6 +419,33 @@ def test_a_decision_reads_the_observation_it_is_given():
     assert list(itertools.islice(pos.texts(), 1)) == ["figure to seat 1"]
 
 
+SIX_D = C("6D")
+
+
+@njit(POLICY_SIG, cache=True)
+def _reads_truth(cfg, obs, opts, n_opts, params, rng):
+    """Option 1 when the truth block is there and seat 1's hand holds 6D, else 0."""
+    if obs[L.O_T_ON] == 1 and (obs[L.O_T_HAND + 1] >> SIX_D) & 1:
+        return 1
+    return 0
+
+
+def test_a_reference_policy_decides_with_the_truth_block_as_in_a_game():
+    """A reference (``register(..., reference=...)``, like ``omniscient``) is asked with
+    the truth block filled and its seat's C_TRUTH bit set, as a game plays it; any other
+    policy sees the observation alone (M2)."""
+    register("t_kit_truth", reference="t_kit_truth")(_reads_truth)
+    register("t_kit_blind")(_reads_truth)
+    pos = position(hand="7S 8S 9S 2H 5D", kind="secret", hands={1: "6D 3C 4C 7H 8H"},
+                   public={1: "3D", 2: "4D", 3: "1H", 0: "10S"})
+    assert pos.decide("t_kit_truth").index == 1          # sees seat 1's 6D
+    assert pos.decide("t_kit_blind").index == 0          # M2: no truth block
+    assert not pos.obs[L.O_T_ON:].any()                  # the position's own obs: M2 only
+    truth = pos.observation(reference=True)
+    assert truth[L.O_T_ON] == 1 and truth[L.O_T_HAND + 1] == pos.st[L.S_HAND + 1]
+    assert np.array_equal(truth[:L.O_T_ON], pos.obs[:L.O_T_ON])
+
+
 def test_the_position_module_example_runs():
     import doctest
 

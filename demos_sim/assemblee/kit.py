@@ -35,9 +35,9 @@ thief"``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from demos_sim.assemblee import layout as L
+from demos_sim.jit import kernel
 
 BID, NIMOS, TIE, STOP, SPEND, PLEDGE = L.K_BID, L.K_NIMOS, L.K_TIE, L.K_STOP, L.K_SPEND, L.K_PLEDGE
 TARGET, BUY, PROPOSE, SUPPORT = L.K_TARGET, L.K_BUY, L.K_PROPOSE, L.K_SUPPORT
@@ -98,105 +98,105 @@ def personality_id(name) -> int:
 
 
 # ------------------------------------------------------------------ the observation
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def decision_kind(obs):
     return obs[L.O_KIND]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def my_seat(obs):
     return obs[L.O_SEAT]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def gold_of(obs, p):
     """Seat ``p``'s gold (A0: public)."""
     return obs[L.O_GOLD + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def renown_of(obs, p):
     return obs[L.O_REN + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def score_of(obs, p):
     """A10: renown + gold // 3."""
     return obs[L.O_REN + p] + obs[L.O_GOLD + p] // 3
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def in_game(obs, p):
     """Is seat ``p`` still in the game (not exiled, not assassinated)?"""
     return (obs[L.O_IN] >> p) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def players_in(obs):
     return obs[L.O_NIN]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def max_amount(obs):
     """Amount decisions (``BID``, ``PLEDGE``, ``OST_PLEDGE``): the largest amount allowed
     (the seat's gold); the option index is the amount."""
     return obs[L.O_MAX]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def character(obs):
     """The character the decision is about (bid, Nimos, tie, stop, spend, target, buy), -1."""
     return obs[L.O_CHAR]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def event(obs):
     """The event the decision is about (stop, spend, pledge), -1."""
     return obs[L.O_EVENT]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def cost(obs):
     """Its cost (spend, pledge: A5.2 ``base + X + 3p``)."""
     return obs[L.O_COST]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def target(obs):
     """The seat proposed for exile (support, ostracism pledge, naming the MC), -1."""
     return obs[L.O_TARGET]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def tie_about(obs):
     """``TIE``: 0 an auction (A4), 1 the honours (A9), 2 the final tie (A10)."""
     return obs[L.O_TIE_WHAT]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def holder_of(obs, c):
     """The seat holding character ``c`` this round, -1."""
     return obs[L.O_HOLDS + c]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def revealed_bid(obs, pos, p):
     """Seat ``p``'s bid at the auction in revealed position ``pos``, -1 while sealed."""
     return obs[L.O_BIDS + pos * L.MAXP + p]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def pending_cost(obs):
     """A5.3: the total cost of the pending events now."""
     return obs[L.O_PEND_COST]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def collapse_threshold(obs):
     return obs[L.O_THRESH]
 
 
-@njit(cache=True)
+@kernel
 def find_option(opts, n_opts, o):
     """List decisions: the index of option ``o`` in ``opts[:n_opts]``, -1 when not legal."""
     for i in range(n_opts):

@@ -22,8 +22,8 @@ them from a policy) that also run as plain Python under ``NUMBA_DISABLE_JIT=1``;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from demos_sim.jit import kernel
 from demos_sim.protocole import layout as L
 from demos_sim.protocole.cards import card_code
 
@@ -49,66 +49,66 @@ def kind_code(kind) -> int:
 
 
 # ------------------------------------------------------------------ the observation
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def decision_kind(obs):
     return obs[L.O_KIND]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def my_seat(obs):
     return obs[L.O_SEAT]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def my_hand(obs):
     """The deciding seat's hand (a card mask)."""
     return obs[L.O_HAND]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def my_foyer(obs):
     """The deciding seat's Foyer (a card mask: P2.1, a player may always look at it)."""
     return obs[L.O_FOYER]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def selection(obs):
     """The Selection (face up, P2.1); a Norm selection happens when it reaches 5 (P2.2)."""
     return obs[L.O_SEL]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def norm(obs):
     """This round's Norm (P3.1)."""
     return obs[L.O_NORM]
 
 
 # ------------------------------------------------------------------ options
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def card_of(o):
     """The hand card an option plays."""
     return o >> 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def to_foyer(o):
     """Does the option put its card face down into the own Foyer (P2.1)?"""
     return o & 1 == TO_FOYER
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def to_selection(o):
     """Does the option play its card face up into the Selection (P2.1)?"""
     return o & 1 == TO_SELECTION
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def option_of(card, to):
     """The option playing ``card`` to ``to`` (``TO_SELECTION`` or ``TO_FOYER``)."""
     return card * 2 + to
 
 
-@njit(cache=True)
+@kernel
 def find_option(opts, n_opts, o):
     """The index of option ``o`` among ``opts[:n_opts]``, -1 when it is not legal."""
     for i in range(n_opts):
@@ -118,36 +118,36 @@ def find_option(opts, n_opts, o):
 
 
 # ------------------------------------------------------------------ cards
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def card_colour(c):
     """0–5 = R B G Y K P."""
     return c // 6
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def card_symbol(c):
     """0–5 = M Q T S X O."""
     return c % 6
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def colour_cards(colour):
     """The mask of the 6 cards of ``colour``."""
     return np.int64(L.COLOUR0) << (6 * colour)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def symbol_cards(symbol):
     """The mask of the 6 cards of ``symbol``."""
     return np.int64(L.SYMBOL0) << symbol
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def has_card(mask, c):
     return (mask >> c) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def safe_in_norm(c, norm_mask):
     """P4.1: does card ``c`` share its colour or its symbol with a card of ``norm_mask``?"""
     return (norm_mask & (colour_cards(c // 6) | symbol_cards(c % 6))) != 0

@@ -24,6 +24,8 @@ SLOW = (
     "tests/analysis/test_notebooks.py", "tests/analysis/test_report.py",
     "tests/analysis/test_revisions.py",
     "tests/analysis/test_tuner.py::test_real_tune_through_the_cli",
+    "tests/analysis/test_tuner.py::test_an_evaluation_on_dask_plays_the_same_games",
+    "tests/analysis/test_tuner.py::test_a_tune_killed_and_run_again_reads_its_games_back",
     "tests/analysis/test_assemblee.py::test_identical_personas_are_exchangeable",
     "tests/analysis/test_protocole_levels.py::test_new_quantities_per_game",
     "tests/analysis/test_teams.py::test_representatives_do_not_depend_on_the_other_rungs",

@@ -70,7 +70,12 @@ Method
    PED-ANOVA over the optimiser's trials (indicative: they crowd round its optimum).
    ``changes.csv``: the best search objective with at most c parameters changed.
 
-Everything is deterministic for a given seed, whatever ``--workers``. Bad input (an unknown
+The games are played by the runner (:func:`demos_sim.runner.points.play_points`: this
+process, ``--workers`` processes, or Dask with ``--backend dask [--scheduler ADDRESS]``),
+each piece kept in ``<out>/chunks/`` as it finishes, so a tune killed and started again
+with the same output folder reads them back (the folder goes once the results are
+written). Everything is deterministic for a given seed, whatever ``--workers`` or
+``--backend``, and whether the run was interrupted. Bad input (an unknown
 parameter or target metric, an empty range, a bad budget) stops with one line before any
 game. Results go, each file written atomically, to ``results/<name>/``: ``trials.csv``
 (every trial), ``racing.csv`` (every racing round), ``best.csv`` (best, runner-up and

@@ -13,12 +13,20 @@ def add_tune_parser(sub) -> None:
                     "combination's share of round wins, …): seeded optuna search on common "
                     "deals, racing of the best on fresh deals, intervals, paired differences "
                     "from the runner-up and the default, parameter importance. The file "
-                    "format is in the README (section 'Tuning point values').")
+                    "format is in the README (section 'Tuning point values'). A tune "
+                    "killed and started again with the same --out reads back the games "
+                    "it had played.")
     ap.add_argument("file", metavar="TUNE.toml",
                     help="the tune file (format: README, 'Tuning point values')")
     ap.add_argument("--out", default=None, metavar="DIR", help="output folder "
                     "(default results/<name>)")
-    ap.add_argument("--workers", type=int, default=1, help="worker processes")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="worker processes (local) or LocalCluster workers (dask)")
+    ap.add_argument("--backend", choices=("local", "dask"), default="local",
+                    help="local: joblib processes; dask: distributed (LocalCluster "
+                         "unless --scheduler)")
+    ap.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     ap.add_argument("--trials", type=int, default=None, help="search trials (file's default)")
     ap.add_argument("--games", type=int, default=None, help="games per search trial")
     ap.add_argument("--final-games", type=int, default=None,
@@ -37,7 +45,8 @@ def cmd_tune(args) -> int:
     if args.workers < 1:
         raise TuneError(f"--workers must be at least 1, got {args.workers}")
     spec = load_tune(args.file).with_budget(args.trials, args.games, args.final_games)
-    s = tune(spec, out=args.out, workers=args.workers, quiet=args.quiet or args.json)
+    s = tune(spec, out=args.out, workers=args.workers, quiet=args.quiet or args.json,
+             backend=args.backend, scheduler=args.scheduler)
     if args.json:
         print(json.dumps({k: v for k, v in s.items() if k != "file"}, indent=1,
                          default=jsonable))

@@ -1,26 +1,27 @@
 """Playing and scoring candidates: games on given chunks, targets, bootstrap intervals.
 
-:class:`Evaluator` plays candidate settings on the same chunks (common random numbers),
-in worker processes, and keeps per-batch sums of the quantities the targets need (cached:
-a point already played on a chunk is not played again). :func:`score` turns those sums
-into target values, losses and the objective, with bootstrap replicates over batches of
-games (:func:`bootstrap_weights`: the same resamples for every candidate of a stage, so
-differences are paired); :func:`percentile_ci` gives their 95% percentile interval.
+:class:`Evaluator` plays candidate settings on the same chunks (common random numbers)
+through the runner's :func:`demos_sim.runner.points.play_points` (this process, a local
+pool or Dask; resumable from a store folder) and keeps per-batch sums of the quantities
+the targets need (cached: a point already played on a chunk is not played again).
+:func:`score` turns those sums into target values, losses and the objective, with
+bootstrap replicates over batches of games (:func:`bootstrap_weights`: the same resamples
+for every candidate of a stage, so differences are paired); :func:`percentile_ci` gives
+their 95% percentile interval.
 :func:`replay` plays chosen settings again (another bot, the racing deals) and scores them.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from demos_sim.game import get_game
-from demos_sim.runner.backends import InlineBackend, make_backend
-from demos_sim.sim_common import chunks_of, cut, parts_per_job
+from demos_sim.sim_common import chunks_of
 from demos_sim.tuner.spec import PARITY, TuneSpec, resolve_columns
+
 
 # --------------------------------------------------------------------------- playing
 def _batch_size(games: int) -> int:
@@ -39,82 +40,109 @@ def _batch_sums(qs: dict, quantities, count: int, batch: int) -> dict:
     return out
 
 
-def _play_sums(game, seed, chunk, count, cands, plugins, quantities, batch, first=0):
-    """Worker: play games first…first+count-1 of ``chunk`` for every (config, specs);
-    batch sums."""
-    warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
-    ad = get_game(game)
-    for plugin in plugins:
-        ad.load_plugin(plugin)
-    return [_batch_sums(ad.play(config, list(specs), tuple(plugins), seed, chunk, count,
-                                metrics=tuple(quantities), first=first),
-                        quantities, count, batch) for config, specs in cands]
+def _runs(chunks: list[int]) -> list[tuple[int, int]]:
+    """``(first, last + 1)`` of every run of consecutive chunk indices in ``chunks``."""
+    out: list[list[int]] = []
+    for c in chunks:
+        if out and out[-1][1] == c:
+            out[-1][1] = c + 1
+        else:
+            out.append([c, c + 1])
+    return [(a, b) for a, b in out]
 
 
 class Evaluator:
-    """Plays candidates on given chunks (cached), returns per-batch sums of quantities."""
+    """Plays candidates on given chunks (cached), returns per-batch sums of quantities.
 
-    def __init__(self, spec: TuneSpec, workers: int = 1, play_hook: Callable | None = None):
+    The games are played by :func:`demos_sim.runner.points.play_points` (``workers``,
+    ``backend``, ``scheduler``: this process, a local pool or Dask; ``store``: a folder
+    where every played task is kept, so that a tune killed and started again reads them
+    instead of playing them). ``play_hook(values, seed, chunk, count)`` replaces the
+    games by synthetic per-game values (the tests plant an optimum)."""
+
+    def __init__(self, spec: TuneSpec, workers: int = 1, play_hook: Callable | None = None,
+                 backend: str = "local", scheduler: str | None = None,
+                 store: str | Path | None = None):
         self.spec = spec
         self.hook = play_hook
         self.quantities = spec.quantities()
-        self.backend = InlineBackend() if play_hook is not None else make_backend("local", workers)
         self.workers = workers
+        self.store = store
         self.cache: dict = {}
-        self.games_played = 0
-        self._warm = False
+        self.games_played = 0       # games evaluated (cache hits not counted; resumed ones are)
+        self.games_resumed = 0      # … of which read back from the store
+        self._backend = None
+        if play_hook is None:       # a bad backend or scheduler stops here, before any game
+            from demos_sim.runner.backends import make_backend
+
+            self._backend = make_backend(backend, workers, scheduler)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     def close(self):
-        self.backend.close()
+        """Release the pool or Dask client kept over the calls, if one was started."""
+        if self._backend is not None:
+            self._backend.close()
+            self._backend = None
+
+    def _per_game(self, chunk0: int, jobs: list[tuple[dict, int]]) -> list[dict]:
+        """Per-game values of every ``(values, games)`` of ``jobs`` on deals
+        ``0 … games-1`` from chunk ``chunk0``."""
+        spec = self.spec
+        if self.hook is not None:
+            out = []
+            for v, games in jobs:
+                parts = [(k, self.hook(dict(v), spec.seed, chunk0 + c, k))
+                         for c, k in chunks_of(games)]
+                out.append({q: np.concatenate([np.asarray(p[q], np.int64).reshape(k, -1)
+                                               for k, p in parts]) for q in self.quantities})
+            return out
+        from demos_sim.runner.points import Point, play_points
+
+        played = play_points(spec.exp.game, [Point(spec.config(v), spec.policies)
+                                             for v, _ in jobs],
+                             [g for _, g in jobs], spec.seed, metrics=tuple(self.quantities),
+                             plugins=tuple(spec.exp.plugins), chunk0=chunk0,
+                             backend=self._backend, store=self.store, desc="tune games")
+        self.games_resumed += played.meta["games_resumed"]
+        return played.values
 
     def measure(self, cands: list[dict], games: int, chunk0: int) -> list[dict]:
-        """Sums per batch of every candidate over games ``0…games-1`` from chunk ``chunk0``."""
+        """Sums per batch of every candidate over games ``0…games-1`` from chunk ``chunk0``
+        (a chunk a candidate was already measured on, with the same batch size, is not
+        played again)."""
         spec = self.spec
         batch = _batch_size(games)
         keys = [spec.key(v) for v in cands]
-        jobs = []
-        for c, k in chunks_of(games):
-            chunk = chunk0 + c
-            todo = []
-            for key, v in zip(keys, cands):
-                if (key, chunk, k, batch) not in self.cache and key not in [t[0] for t in todo]:
-                    todo.append((key, v))
-            if todo:
-                jobs.append((chunk, k, todo))
-        if self.hook is not None:
-            for chunk, k, todo in jobs:
-                for key, v in todo:
-                    self.cache[(key, chunk, k, batch)] = _batch_sums(
-                        self.hook(dict(v), spec.seed, chunk, k), self.quantities, k, batch)
-                    self.games_played += k
-        elif jobs:
-            if not self._warm:
-                self.backend.warm(_play_sums, spec.exp.game, spec.seed, 0, 1,
-                                  [(spec.base_config, spec.policies)], spec.exp.plugins,
-                                  self.quantities, 1)
-                self._warm = True
-            # few chunks (a replay by a slow bot): one job per setting and piece of a
-            # chunk, so that every worker plays
-            n_jobs = sum(len(todo) for _, _, todo in jobs)
-            n = parts_per_job(n_jobs, self.workers)
-            futs = []
-            for chunk, k, todo in jobs:
-                for group in ([[t] for t in todo] if n > 1 else [todo]):
-                    args = [(spec.config(v), spec.policies) for _, v in group]
-                    parts = cut(k, n, batch)
-                    futs.append((chunk, k, group, [self.backend.submit(
-                        _play_sums, spec.exp.game, spec.seed, chunk, m, args,
-                        spec.exp.plugins, self.quantities, batch, f) for f, m in parts]))
-            for chunk, k, group, fs in futs:
-                done = [f.result() for f in fs]
-                for i, (key, _) in enumerate(group):
-                    res = [d[i] for d in done]
-                    self.cache[(key, chunk, k, batch)] = {
-                        q: np.concatenate([r[q] for r in res]) for q in res[0]}
+        chunks = chunks_of(games)
+        size = dict(chunks)
+        groups: dict[int, list] = {}        # first chunk -> [(key, values, last + 1)]
+        seen = set()
+        for key, v in zip(keys, cands):
+            if key in seen:
+                continue
+            seen.add(key)
+            missing = [c for c, k in chunks if (key, chunk0 + c, k, batch) not in self.cache]
+            for a, b in _runs(missing):
+                groups.setdefault(a, []).append((key, v, b))
+        for a, todo in groups.items():
+            counts = [sum(size[c] for c in range(a, b)) for _, _, b in todo]
+            values = self._per_game(chunk0 + a, [(v, n) for (_, v, _), n in zip(todo, counts)])
+            for (key, _, b), got in zip(todo, values):
+                at = 0
+                for c in range(a, b):
+                    k = size[c]
+                    self.cache[(key, chunk0 + c, k, batch)] = _batch_sums(
+                        {q: x[at:at + k] for q, x in got.items()}, self.quantities, k, batch)
+                    at += k
                     self.games_played += k
         out = []
         for key in keys:
-            parts = [self.cache[(key, chunk0 + c, k, batch)] for c, k in chunks_of(games)]
+            parts = [self.cache[(key, chunk0 + c, k, batch)] for c, k in chunks]
             out.append({q: np.concatenate([p[q] for p in parts]) for q in parts[0]})
         return out
 
@@ -218,15 +246,14 @@ def percentile_ci(x: np.ndarray) -> tuple[float, float]:
 
 
 def replay(spec: TuneSpec, roles: list[tuple[str, dict]], games: int, chunk0: int,
-           workers: int = 1, stage: int = 99) -> dict[str, Scored]:
+           workers: int = 1, stage: int = 99, backend: str = "local",
+           scheduler: str | None = None, store: str | Path | None = None) -> dict[str, Scored]:
     """Play the settings ``roles`` (``[(role, values)]``) on games ``0…games-1`` from chunk
     ``chunk0`` — e.g. a tune's best, runner-up and default, by another bot (``spec`` loaded
     for that bot) on the racing deals — and score them with the bootstrap weights of
-    ``stage``, the same for every role (paired)."""
-    ev = Evaluator(spec, workers)
-    try:
+    ``stage``, the same for every role (paired). ``workers``, ``backend``, ``scheduler``,
+    ``store``: as :class:`Evaluator`'s."""
+    with Evaluator(spec, workers, backend=backend, scheduler=scheduler, store=store) as ev:
         meas = ev.measure([v for _, v in roles], games, chunk0)
-    finally:
-        ev.close()
     W = bootstrap_weights(spec, len(meas[0]["_n"]), stage)
     return {r: score(spec, v, m, W) for (r, v), m in zip(roles, meas)}

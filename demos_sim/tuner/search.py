@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import shutil
 import time
 import warnings
 from collections.abc import Callable
@@ -413,9 +414,20 @@ def importance(spec: TuneSpec, found: Searched, designed: pd.DataFrame) -> pd.Da
 
 
 # --------------------------------------------------------------------------- the tuner
+STORE = "chunks"          # the played games of a tune under way, in its output folder
+
+
 def tune(spec: TuneSpec, out: str | Path | None = None, workers: int = 1, quiet: bool = True,
-         play_hook: Callable | None = None) -> dict:
-    """Search, race, write the results; returns the summary (also ``summary.json``)."""
+         play_hook: Callable | None = None, backend: str = "local",
+         scheduler: str | None = None) -> dict:
+    """Search, race, write the results; returns the summary (also ``summary.json``).
+
+    The games are played by the runner (:class:`.evaluate.Evaluator`: ``workers``
+    processes, or Dask with ``backend="dask"`` and ``scheduler``), each task kept in
+    ``out/chunks/`` as it finishes: a tune killed (kill -9) and started again with the
+    same file and output folder reads them back instead of playing them (the search,
+    seeded, asks for the same points), and gives the same results. The folder is removed
+    once the results are written."""
     import optuna
 
     t0 = time.perf_counter()
@@ -425,7 +437,8 @@ def tune(spec: TuneSpec, out: str | Path | None = None, workers: int = 1, quiet:
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     say = (lambda *a: None) if quiet else (lambda *a: print(*a, flush=True))
 
-    ev = Evaluator(spec, workers, play_hook)
+    store = None if play_hook is not None else out / STORE
+    ev = Evaluator(spec, workers, play_hook, backend, scheduler, store)
     try:
         found = search(spec, ev, say)
         raced = race(spec, ev, found)
@@ -439,5 +452,9 @@ def tune(spec: TuneSpec, out: str | Path | None = None, workers: int = 1, quiet:
     finally:
         ev.close()
     write_results(out, found.trials, raced.racing, best, imp, summary, conf.deviations, front)
+    if store is not None:
+        shutil.rmtree(store, ignore_errors=True)
+    if ev.games_resumed:
+        say(f"{ev.games_resumed:,} games read back from an interrupted run ({store})")
     say(describe(summary))
     return summary

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from demos_sim import ConfigError
-from demos_sim.runner.backends import InlineBackend
-from demos_sim.sim_common import cut
 from demos_sim.tuner.evaluate import Evaluator, _batch_size
+from demos_sim.tuner.outputs import jsonable
 from demos_sim.tuner.search import main_effects, pareto_mask, tune
 from demos_sim.tuner.spec import load_tune
 from demos_sim.cli import main
@@ -200,22 +204,135 @@ def test_real_tune_through_the_cli(tmp_path, capsys):
         assert r["diff"] == 0 and r["diff_ci_low"] <= 0 <= r["diff_ci_high"]
 
 
-def test_a_replay_split_into_pieces_is_the_same_games(tmp_path):
-    """A slow bot's replay is split into pieces of a chunk so that every worker plays:
-    the per-batch sums must be those of the chunk played whole (same deals, same order)."""
+CANDS = [{"carre_points": 20, "team_vetoes": 1}, {"carre_points": 30, "team_vetoes": 1},
+         {"carre_points": 24, "team_vetoes": 2}]
+
+
+def test_batch_sums_are_the_game_s_own_games_in_deal_order(tmp_path):
+    """The evaluator's per-batch sums (played through the runner's play_points) are the
+    game's own games of those deals, summed by hand, batch by batch."""
     spec = load_tune(_file(tmp_path, HEAD.format(seed=3, games=1000) + REAL))
-    cands = [{"carre_points": 20, "team_vetoes": 1}, {"carre_points": 30, "team_vetoes": 1},
-             {"carre_points": 24, "team_vetoes": 2}]
-    sums = []
-    for workers in (1, 4):
-        ev = Evaluator(spec, 1)
-        ev.backend, ev.workers = InlineBackend(), workers   # 4: split, played inline
-        sums.append(ev.measure(cands, 1000, chunk0=5))
-    whole, split = sums
-    assert _batch_size(1000) == 2 and cut(1000, 3, 2) == [(0, 332), (332, 334), (666, 334)]
-    for a, b in zip(whole, split):
-        assert a.keys() == b.keys() and a["_n"].sum() == 1000
-        for q in a:
-            np.testing.assert_array_equal(a[q], b[q], err_msg=q)
+    with Evaluator(spec, 1) as ev:
+        got = ev.measure(CANDS, 1000, chunk0=5)
+    b = _batch_size(1000)
+    assert b == 2 and ev.games_played == 3000
+    for v, m in zip(CANDS, got):
+        games = spec.adapter.play(spec.config(v), list(spec.policies), (), spec.seed, 5, 1000,
+                                  metrics=spec.quantities())
+        assert set(m) == set(spec.quantities()) | {"_n"} and (m["_n"] == b).all()
+        for q in spec.quantities():
+            np.testing.assert_array_equal(m[q], games[q].reshape(1000 // b, b, -1).sum(1),
+                                          err_msg=q)
     # the settings play different games (so the comparison above can see a mix-up)
-    assert any(not np.array_equal(whole[0][q], whole[1][q]) for q in whole[0] if q != "_n")
+    assert any(not np.array_equal(got[0][q], got[1][q]) for q in got[0] if q != "_n")
+
+
+def test_only_chunks_not_measured_yet_are_played(tmp_path):
+    """A candidate measured on chunks 3…10 (32,768 games, batches of 64) and asked again on
+    40,000 games from chunk 3 plays chunks 11 and 12 only; the sums are a fresh
+    evaluator's."""
+    spec = load_tune(_file(tmp_path, SYNTH.format(seed=5, games=2048, trials=4,
+                                                  sampler="tpe")))
+    calls = []
+
+    def hook(values, seed, chunk, count):
+        calls.append((values["carre_points"], chunk, count))
+        return planted(values, seed, chunk, count)
+
+    a, b, c = ({"carre_points": x, "run_base.0": 3} for x in (5, 7, 9))
+    ev = Evaluator(spec, play_hook=hook)
+    ev.measure([a, b], 32768, 3)
+    assert len(calls) == 16 and ev.games_played == 2 * 32768
+    calls.clear()
+    got = ev.measure([a, b, c, a], 40000, 3)
+    assert sorted(calls) == sorted([(x, 11, 4096) for x in (5, 7)] + [(x, 12, 3136) for x in (5, 7)]
+                                   + [(9, 3 + i, 4096) for i in range(9)] + [(9, 12, 3136)])
+    assert ev.games_played == 2 * 32768 + 2 * (4096 + 3136) + 40000
+    fresh = Evaluator(spec, play_hook=planted).measure([a, b, c, a], 40000, 3)
+    for m, f in zip(got, fresh):
+        assert m.keys() == f.keys()
+        for q in m:
+            np.testing.assert_array_equal(m[q], f[q], err_msg=q)
+
+
+def test_scheduler_without_dask_is_one_line_before_any_game(tmp_path, capsys):
+    path = _file(tmp_path, HEAD.format(seed=2, games=64) + REAL)
+    out = tmp_path / "res"
+    assert main(["tune", str(path), "--out", str(out), "--scheduler", "tcp://x:1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "--scheduler needs --backend dask" in err
+    assert not out.exists()
+
+
+def test_an_evaluation_on_dask_plays_the_same_games(tmp_path):
+    """The evaluator on a Dask LocalCluster of two workers, kept open between two calls:
+    the same sums as in this process."""
+    spec = load_tune(_file(tmp_path, HEAD.format(seed=3, games=1000) + REAL))
+    with Evaluator(spec, 1) as ev:
+        here = ev.measure(CANDS, 1000, chunk0=5)
+    with Evaluator(spec, 2, backend="dask") as ev:
+        first = ev.measure(CANDS[:2], 1000, chunk0=5)
+        both = ev.measure(CANDS, 1000, chunk0=5)      # the third candidate, same client
+        assert ev.games_played == 3000
+    for got in (first, both):
+        for m, h in zip(got, here):
+            for q in h:
+                np.testing.assert_array_equal(m[q], h[q], err_msg=q)
+
+
+KILLED = """
+[tune]
+trials = 8
+final_games = 8192
+top = 3
+sampler = "tpe"
+batch = 2
+design = 8
+bootstrap = 200
+
+[tune.params]
+carre_points = { low = 20, high = 40, step = 2 }
+favourite_suit_bonus = { low = 0, high = 8, step = 2 }
+
+[tune.targets.parity]
+metric = "seat_parity"
+"""
+
+
+def test_a_tune_killed_and_run_again_reads_its_games_back(tmp_path):
+    """``demos-sim tune`` killed with SIGKILL once it has played a few tasks, then run
+    again with the same --out: it reads them back from out/chunks, and its results are
+    those of a run never interrupted (same file, in this process)."""
+    path = _file(tmp_path, HEAD.format(seed=9, games=600) + KILLED)
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "demos_sim.cli", "tune", str(path), "--out", str(out)]
+    proc = subprocess.Popen(cmd + ["--quiet"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    store, t0 = out / "chunks", time.monotonic()
+    try:
+        while (proc.poll() is None and time.monotonic() - t0 < 600
+               and len(list(store.glob("*.npz"))) < 4):
+            time.sleep(0.01)
+        assert proc.poll() is None, "the tune ended before it was killed"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    kept = len(list(store.glob("*.npz")))
+    assert kept >= 4 and not (out / "summary.json").exists()
+    again = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    read = re.search(r"([\d,]+) games read back from an interrupted run", again.stdout)
+    assert read and int(read.group(1).replace(",", "")) >= kept * 600   # a task: >= 600 games
+    assert not store.exists()                   # removed once the results are written
+    s = tune(load_tune(path), out=tmp_path / "whole")
+    for f in ("trials.csv", "racing.csv", "best.csv", "deviations.csv", "changes.csv",
+              "importance.csv"):
+        assert (out / f).read_text() == (tmp_path / "whole" / f).read_text(), f
+    resumed = json.loads((out / "summary.json").read_text())
+    whole = json.loads(json.dumps(s, default=jsonable))
+    assert whole["games_played"] == resumed["games_played"] > 0
+
+    def text(d):
+        return json.dumps({k: v for k, v in d.items() if k not in ("wall_s", "git_revision")},
+                          sort_keys=True)
+    assert text(resumed) == text(whole)

@@ -214,6 +214,32 @@ class Game:
         want |= {self.quantity(m).per for m in metrics if self.quantity(m).per}
         return tuple(q.name for q in self.quantities if q.name in want)
 
+    # ---------------------------------------------------------------- tune-bot
+    # What ``demos-sim tune-bot`` (:mod:`demos_sim.tuner.bot`) may tune in this game; a
+    # game without a tunable bot keeps these defaults.
+    tune_named_only: tuple[str, ...] = ()   # searched only when named (``--params``)
+    tunes_in_place: bool = False            # always scored at one seat among the field
+
+    def tune_space(self, team: bool) -> dict[str, tuple[int, float, float, float]]:
+        """The parameters tune-bot may search: name -> ``(index in the policy's params,
+        low, high, step)`` (integer bounds with step 1: an integer parameter); ``team``:
+        a team mode (parameters that act only there are left out otherwise). Empty: the
+        game has no tunable bot."""
+        return {}
+
+    def tunable(self, policy: str) -> str | None:
+        """None when tune-bot can tune policy spec ``policy``, else why not (one line)."""
+        return f"{self.title} has no bot tune-bot can tune, not {policy!r}"
+
+    def tune_warm(self, path: str) -> np.ndarray:
+        """The parameter vector of an earlier tune-bot result file (``--warm``)."""
+        raise ConfigError(f"--warm: {self.title} has no tune-bot result file to start from")
+
+    def write_tuned(self, res, command: str, path: Path) -> str:
+        """The text of the data file tune-bot writes at ``path`` for its result ``res``
+        (:class:`demos_sim.tuner.bot.BotTune`), made by ``command``."""
+        raise ConfigError(f"{self.title} has no tune-bot result file")
+
     def write_records(self, path, config, specs: list[str], games: int, seed: int) -> int:
         """Write ``games`` GAME_RECORD.md records as JSON Lines, atomically."""
         return importlib.import_module(f"demos_sim.{self.name}.record").write_records(
@@ -247,6 +273,27 @@ def parse_set(items: list[str] | None) -> dict:
             value = raw
         out[name.strip()] = value
     return out
+
+
+def toml_literal(v) -> str:
+    """``v`` (a number, bool, string, list or table) as a TOML literal: what the data files
+    written by a command (tune-bot's results) hold. A non-finite float is written as the
+    string "nan"; a table's None entries are left out (TOML has no null)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        return repr(x) if np.isfinite(x) else '"nan"'
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_literal(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{toml_literal(str(k))} = {toml_literal(x)}"
+                               for k, x in v.items() if x is not None) + "}"
+    raise TypeError(type(v))
 
 
 # name -> "module:class"; imported on first use, so each game lives in its own folder and a

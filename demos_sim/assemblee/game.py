@@ -7,12 +7,35 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.game import Game, Quantity
+from demos_sim.game import Game, Quantity, toml_literal
 from demos_sim.assemblee.layout import CHARACTERS, EVENTS, NHARM, PERSONALITIES
 
 HARMFUL = EVENTS[:NHARM]
 
 _PKG = Path(__file__).resolve().parent.parent
+
+# tune-bot (demos_sim/tuner/bot.py) tunes the persona kernel's parameters (indices:
+# demos_sim/assemblee/policies/personas.py PARAMS; integer 0/1 = a switch, 0/1/2 = a named
+# mode): name -> (index in params, low, high, step). never_bid and peek are not searched.
+TUNE_SPACE: dict[str, tuple[int, float, float, float]] = {
+    "bid_per_point": (0, 0.0, 3.0, 0.1),          # gold bid per point of a character
+    "bid_noise": (1, 0.0, 6.0, 1.0),
+    "reserve": (2, 0.0, 0.9, 0.05),               # share of gold kept back from bids
+    "attack": (3, 0.0, 3.0, 0.25),                # Thief/Assassin/Courtesan/Brigand weight
+    "pledge": (4, 0, 2, 1),                       # never | fair | conditional
+    "pledge_mult": (5, 0.0, 2.0, 0.125),
+    "conditional_threshold": (6, 0.0, 1.0, 0.1),
+    "spend": (7, 0, 1, 1),
+    "target_leader": (8, 0, 1, 1),
+    "propose": (9, 0, 1, 1),
+    "propose_margin": (10, 0.0, 40.0, 2.5),
+    "support_margin": (11, 0.0, 40.0, 2.5),
+    "ost_pledge": (12, 0.0, 2.0, 0.125),
+    "assassinate": (13, 0.0, 3.0, 0.25),
+    "vote": (14, 0, 2, 1),                        # weakest | generous | leader
+    "buy": (15, 0, 1, 1),
+}
+TUNED_PERSONA = "adaptive"     # the persona tune-bot's result file defines (adaptive.toml)
 # lcm(1 … 15): a win shared by any k of 15 players is exactly SCALE // k units (M1)
 SCALE = 360360
 
@@ -191,9 +214,78 @@ class AssembleeGame(Game):
         }
         return {m: out[m] for m in self.needed(metrics)}
 
+    # ---------------------------------------------------------------- tune-bot
+    # a persona is tuned as a best response: one seat at a time among the field's players
+    tunes_in_place = True
+
+    def tune_space(self, team):
+        return dict(TUNE_SPACE)
+
+    def tunable(self, policy):
+        from demos_sim.assemblee.policies.basic import persona
+
+        if self.policies.REGISTRY.get(policy).fn is persona:
+            return None
+        return f"tune-bot tunes L'Assemblée personas (civic, free_rider …), not {policy!r}"
+
+    def tune_warm(self, path):
+        raise ConfigError("--warm reads a tuned.toml of DĒMOS; L'Assemblée starts from "
+                          "the --policy persona")
+
+    def write_tuned(self, res, command, path):
+        """A personas file (``personas.toml``'s format) with one table,
+        :data:`TUNED_PERSONA` whatever the file's name (``adaptive.toml`` is read by
+        :mod:`demos_sim.assemblee.policies.builtin`)."""
+        return persona_toml(res, command, TUNED_PERSONA)
+
     def source_files(self):
         files = sorted((_PKG / "assemblee").rglob("*.py"))
         files += [_PKG / "assemblee" / "personas.toml"]
         files += [_PKG / f for f in ("rng.py", "sim_common.py", "registry.py", "eventlog.py",
                                      "kernel.py", "layout_alloc.py")]
         return files
+
+
+def persona_toml(res, command: str = "", name: str = TUNED_PERSONA) -> str:
+    """A personas file (``personas.toml``'s format) with one table ``name``: the persona
+    tune-bot's result ``res`` found, every searched key written out, and how it was found
+    (comments and a ``[NAME]`` description)."""
+    from demos_sim.assemblee.policies.personas import PARAMS
+    from demos_sim.provenance import CONTRACT, git_revision
+
+    T = toml_literal
+    h = res.headline()
+    lo, hi = h["ci95"]
+    vals = res.named(res.best)
+    dflt = res.named(res.default)
+    lines = [
+        f"# The `{name}` L'Assemblée persona: a best response to a city of "
+        f"{'+'.join(res.field)} players",
+        "# (one seat at a time among them), found by self-play (demos_sim/tuner/bot.py: TPE",
+        "# search on common deals, racing and confirmation on fresh deals). Written by",
+        "# `demos-sim tune-bot --game assemblee`; regenerate, do not edit by hand.",
+        f"# command: {command}",
+        f"# config: {res.config}",
+        f"# seed {res.seed}, {res.trials} trials x {res.games} deals, race to {res.race_games} "
+        f"deals, {res.deals_played} deals played, {res.wall_s:.0f} s",
+        f"# rules contract {CONTRACT}, git revision {git_revision() or '?'}",
+        f"# confirmation against {h['against']} in its place: win share {h['win_share']:.4f} "
+        f"[{lo:.4f}, {hi:.4f}] on {h['deals']} fresh deals (seed {h['seed']})",
+        "# changed from the base persona: " + (", ".join(
+            f"{k} {dflt[k]:g} -> {v:g}" for k, v in vals.items() if v != dflt[k]) or "nothing"),
+        "",
+        f"[{name}]",
+        f'description = "best response to a {"+".join(res.field)} city (tune-bot seed '
+        f'{res.seed}): win share {h["win_share"]:.3f} [{lo:.3f}, {hi:.3f}] against '
+        f'{h["against"]} in its place"',
+        f"base = {T(res.policy)}",
+    ]
+    for key, v in vals.items():
+        kind = PARAMS[key][1]
+        if kind == "bool":
+            lines.append(f"{key} = {T(bool(v))}")
+        elif isinstance(kind, dict):
+            lines.append(f"{key} = {T(next(k for k, i in kind.items() if i == v))}")
+        else:
+            lines.append(f"{key} = {T(round(float(v), 6))}")
+    return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from demos_sim import ConfigError
-from demos_sim.game import SHARE_SCALE, Game, Quantity
+from demos_sim.game import SHARE_SCALE, Game, Quantity, toml_literal
 
 _PKG = Path(__file__).resolve().parent.parent
 
@@ -25,6 +25,33 @@ TARGET_BINS = ("targeted", "not_targeted")
 ACTOR_BINS = ("teammate", "opponent")
 IND_BINS = ("a_peoples_voice", "b_media_controller", "c_dissident")
 HARMONY_BINS = ("no_winner", "none", "one_colour", "two_colours", "three_colours")
+
+# tune-bot (demos_sim/tuner/bot.py) tunes the behaviour parameters of the policies with
+# heuristic's parameter indices: name -> (index in params, low, high, step); step 1 with
+# integer bounds = an integer parameter. Indices are heuristic's P_*
+# (demos_sim/demos/policies/heuristic.py); never the flags (noveto, notake, nomedia, legacy).
+TUNE_SPACE: dict[str, tuple[int, float, float, float]] = {
+    "veto_at": (0, 8.0, 24.0, 0.5),       # P_VETO_AT: veto from this hand value
+    "late": (1, 0.0, 12.0, 0.5),          # P_LATE: threshold lowered when the pile is low
+    "need": (5, 0.0, 6.0, 0.25),          # P_NEED: raised when the trio needs nothing
+    "samples": (6, 2, 32, 1),             # P_SAMPLES: Media samples (integer)
+    "keep": (7, -6.0, 4.0, 0.25),         # P_KEEP: bonus of passing with a combination
+    "draw_w": (8, 1.0, 6.0, 0.25),        # P_DRAW_W: draws looked ahead, secret/unanimous
+    "floor": (9, 4.0, 16.0, 0.5),         # P_FLOOR: utility counts points above it
+    "horizon": (10, 1.0, 10.0, 0.25),     # P_HORIZON: draws looked ahead, public discard
+    "shape": (11, 0.0, 6.0, 0.125),       # P_SHAPE: weight of greedy's shape estimate
+    "veto_spend": (15, 0.0, 12.0, 0.5),   # P_VETO_SPEND: spend vetoes as rounds run out
+    "veto_free": (16, 0.0, 10.0, 0.25),   # P_VETO_FREE: an opponent likely to veto itself
+    "mate_w": (17, 0.0, 3.0, 0.25),       # P_MATE_W: Media on a teammate (team modes only)
+    # the Media's aim (P_AIM_*: changes to the target weights, 0 = heuristic's rule)
+    "aim_threat": (28, -1.0, 3.0, 0.25),  # weight of the target's harmony on its loss
+    "aim_harm": (29, -0.5, 3.0, 0.25),    # weight of the target's harmony on its own
+    "aim_lead": (30, -0.01, 0.49, 0.02),  # weight of its points behind the leader
+}
+TUNE_TEAM_ONLY = ("mate_w",)      # no effect in individual games (D9): not searched there
+# searched only when named (--params): tuned.toml's search did not have them
+TUNE_NAMED_ONLY = ("aim_threat", "aim_harm", "aim_lead")
+TUNABLE = ("heuristic", "search", "tuned")     # the policies with heuristic's parameters
 
 
 class DemosGame(Game):
@@ -233,8 +260,111 @@ class DemosGame(Game):
                "vetoes": res[:, L.R_VETOES_USED:L.R_VETOES_USED + 1].copy()}
         return {m: out[m] for m in want}
 
+    # ---------------------------------------------------------------- tune-bot
+    tune_named_only = TUNE_NAMED_ONLY
+
+    def tune_space(self, team):
+        return {n: v for n, v in TUNE_SPACE.items() if team or n not in TUNE_TEAM_ONLY}
+
+    def tunable(self, policy):
+        from demos_sim.registry import spec_parts
+
+        if spec_parts(policy)[0] in TUNABLE:
+            return None
+        return (f"tune-bot tunes policies with heuristic's parameters ({', '.join(TUNABLE)}), "
+                f"not {policy!r}")
+
+    def tune_warm(self, path):
+        """The vector of a ``tuned.toml`` (an earlier tune-bot result)."""
+        from demos_sim.demos.policies import N_PARAMS
+        from demos_sim.demos.policies.tuned import load_tuned
+
+        try:
+            data = load_tuned(path)
+        except (OSError, ValueError) as e:
+            raise ConfigError(f"--warm {path}: {e}") from e
+        v = np.zeros(N_PARAMS)
+        v[:len(data["params"])] = data["params"]
+        return v
+
+    def write_tuned(self, res, command, path):
+        """A ``tuned.toml`` registered as the policy named by the file (``tuned``:
+        ``demos_sim/demos/policies/tuned.py``; any other name, a best response:
+        ``best_response.py``): the vector, how it was found, the confirmation."""
+        return tuned_toml(res, command, Path(path).stem)
+
     def source_files(self):
         files = sorted((_PKG / "demos").rglob("*.py"))
         files += [_PKG / f for f in ("rng.py", "bits.py", "cards.py", "sim_common.py",
                                      "registry.py", "kernel.py", "layout_alloc.py")]
         return files
+
+
+# ------------------------------------------------------------------ tune-bot's data file
+def tuned_header(name: str = "tuned") -> list[str]:
+    """The comment that opens a tune-bot data file registered as policy ``name`` by
+    ``demos_sim/demos/policies/tuned.py`` (``tuned``) or ``best_response.py`` (the best
+    responses, ``--in-place``)."""
+    module = "tuned" if name == "tuned" else "best_response"
+    return [
+        f"# The `{name}` DĒMOS policy: heuristic's function with the parameter vector below,",
+        "# found by self-play (demos_sim/tuner/bot.py: TPE search on common deals, racing and",
+        "# confirmation on fresh deals). Written by `demos-sim tune-bot`; regenerate, do not",
+        f"# edit by hand. demos_sim/demos/policies/{module}.py registers it.",
+    ]
+
+
+def tuned_toml(res, command: str = "", name: str = "tuned") -> str:
+    """The ``tuned.toml`` text of tune-bot's result ``res`` (or another policy's,
+    ``name``): the vector, how it was found, the confirmation."""
+    from demos_sim.provenance import CONTRACT, git_revision
+
+    T = toml_literal
+    h = res.headline()
+    lines = tuned_header(name) + [
+        f"policy = {T(res.policy)}",
+        f"params = {T(res.params_list(res.best))}",
+        f"default = {T(res.params_list(res.default))}",
+        f"command = {T(command)}",
+        f"seed = {res.seed}",
+        f"trials = {res.trials}",
+        f"games = {res.games}",
+        f"field = {T(res.field)}",
+        'sampler = "tpe"',
+        f"contract = {CONTRACT}",
+        f"git_revision = {T(git_revision() or '')}",
+        f"wall_s = {round(res.wall_s, 1)}",
+        f"deals_played = {res.deals_played}   # match deals, each in every rotation",
+        f"warm = {T(res.warm or [])}   # vectors tried right after the default",
+        f"searched = {T(list(res.space))}   # the others keep the policy's values",
+        f"scoring = {T('in_place' if res.in_place else 'match')}"
+        "   # in_place: one seat among the field (a best response); match: seat-rotated",
+        "",
+        "[config]",
+    ]
+    for k, v in res.config.items():
+        if v is not None:
+            lines.append(f"{k} = {T(v)}")
+    lines += ["", "[tuned]   # the searched parameters: name = [default, tuned]"]
+    d, b = res.named(res.default), res.named(res.best)
+    for n in res.space:
+        lines.append(f"{n} = [{T(d[n])}, {T(b[n])}]")
+    lines += ["", "[race]", f"top = {res.top}",
+              f"deals = {T([r['deals'] for r in res.race_rows if r['is_default']])}",
+              f"seeds = {T(res.race_seeds)}"]
+    last = max(r["round"] for r in res.race_rows)
+    fin = [r for r in res.race_rows if r["round"] == last]
+    winner = next(r for r in fin if all(r[n] == b[n] for n in res.space))
+    dflt = next(r for r in fin if r["is_default"])
+    lines += [f"winner_score = {winner['score']!r}", f"default_score = {dflt['score']!r}"]
+    lines += ["", "[confirmation]   # the tuned vector against the policy itself, fresh deals",
+              f"against = {T(h['against'])}", f"deals = {h['deals']}",
+              f"seed = {h['seed']}", f"win_share = {h['win_share']!r}",
+              f"ci95 = {T(h['ci95'])}",
+              f"wins_per_game_diff = {h['wins_per_game_diff']!r}",
+              f"wins_per_game_diff_ci95 = {T(h['wins_per_game_diff_ci95'])}"]
+    for c in res.confirmation[1:]:
+        lines += ["", "[[confirmation.field]]", f"against = {T(c['against'])}",
+                  f"deals = {c['deals']}", f"win_share = {c['win_share']!r}",
+                  f"ci95 = {T(c['ci95'])}"]
+    return "\n".join(lines) + "\n"

@@ -113,7 +113,7 @@ def cmd_tune_bot(args) -> int:
 
     from demos_sim.game import get_game, parse_set
     from demos_sim.tournament import make_config
-    from demos_sim.tuner.bot import describe, to_persona_toml, to_toml, tune_bot
+    from demos_sim.tuner.bot import describe, tune_bot
 
     g = get_game(args.game)
     for plugin in args.plugin:
@@ -122,15 +122,11 @@ def cmd_tune_bot(args) -> int:
             if getattr(args, k) is not None}
     config = make_config(args.game, args.players, parse_set(args.set), **opts)
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, flush=True))
-    if args.game == "assemblee" and args.warm:
-        from demos_sim import ConfigError
-        raise ConfigError("--warm reads a tuned.toml of DĒMOS; L'Assemblée starts from "
-                          "the --policy persona")
+    warm = [g.tune_warm(w) for w in args.warm]
     res = tune_bot(config, policy=args.policy, field=args.against.split(","),
                    trials=args.trials, games=args.games, seed=args.seed, top=args.top,
                    race_games=args.race_games, confirm_games=args.confirm_games,
-                   game=args.game, plugins=tuple(args.plugin), say=say,
-                   warm=[_warm_vector(w) for w in args.warm],
+                   game=args.game, plugins=tuple(args.plugin), say=say, warm=warm,
                    params=None if args.params is None else args.params.split(","),
                    in_place=args.in_place)
     print(describe(res))
@@ -149,24 +145,8 @@ def cmd_tune_bot(args) -> int:
         command = " ".join(shlex.quote(p) for p in parts)
         out = Path(args.out)
         tmp = out.with_suffix(out.suffix + ".tmp")
-        tmp.write_text(to_persona_toml(res, command) if args.game == "assemblee"
-                       else to_toml(res, command, name=out.stem))
+        tmp.write_text(g.write_tuned(res, command, out))
         tmp.replace(out)
         print(f"wrote {out}")
     return 0
 
-
-def _warm_vector(path: str):
-    import numpy as np
-
-    from demos_sim.demos.policies import N_PARAMS
-    from demos_sim.demos.policies.tuned import load_tuned
-
-    try:
-        data = load_tuned(path)
-    except (OSError, ValueError) as e:
-        from demos_sim import ConfigError
-        raise ConfigError(f"--warm {path}: {e}") from e
-    v = np.zeros(N_PARAMS)
-    v[:len(data["params"])] = data["params"]
-    return v

@@ -12,8 +12,11 @@ from demos_sim import ConfigError
 from demos_sim.assemblee.policies import available, get
 from demos_sim.assemblee.policies.personas import ADAPTIVE_FILE, PARAMS, parse_personas
 from demos_sim.cli import main
+from demos_sim.game import get_game
 from demos_sim.tournament import make_config
-from demos_sim.tuner.bot import PERSONA_SPACE, seat_player, tune_bot
+from demos_sim.tuner.bot import seat_player, tune_bot
+
+PERSONA_SPACE = get_game("assemblee").tune_space(team=False)   # the persona parameters
 
 CFG = make_config("assemblee", 6)
 

@@ -16,8 +16,11 @@ from demos_sim.demos.policies.best_response import (
     AIM_PARAMS, MEDIA_BR_FILE, VETO_BR_FILE, VETO_PARAMS, best_response_params,
     load_best_response,
 )
+from demos_sim.game import get_game
 from demos_sim.tournament import make_config, side_shares
-from demos_sim.tuner.bot import SPACE, space_for, tune_bot
+from demos_sim.tuner.bot import space_for, tune_bot
+
+SPACE = get_game("demos").tune_space(team=True)     # every parameter tune-bot may search
 
 CFG = make_config("demos", 4, rules="full")
 VETO = ["veto_at", "late", "need", "veto_spend", "veto_free"]

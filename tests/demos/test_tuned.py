@@ -15,10 +15,13 @@ from demos_sim.demos.policies.heuristic import (
     HEURISTIC_PARAMS, P_FLOOR, P_LEGACY, P_NOMEDIA, P_NOTAKE, P_NOVETO, P_VETO_AT,
 )
 from demos_sim.demos.policies.tuned import TUNED_FILE, load_tuned
+from demos_sim.game import get_game
 from demos_sim.provenance import CONTRACT
 from demos_sim.sim_common import chunk_game_keys, chunks_of
 from demos_sim.tournament import make_config
-from demos_sim.tuner.bot import CANDIDATE, SPACE, deal_seed, space_for, tune_bot
+from demos_sim.tuner.bot import CANDIDATE, deal_seed, space_for, tune_bot
+
+SPACE = get_game("demos").tune_space(team=True)     # every parameter tune-bot may search
 
 CFG = make_config("demos", 4, rules="full")
 
@@ -207,6 +210,26 @@ def test_bad_input_is_refused_before_any_game():
     for kw in ({"policy": "greedy"}, {"field": ["nosuch"]}, {"trials": 0}, {"field": []}):
         with pytest.raises(ConfigError):
             tune_bot(CFG, play=boom, **kw)
+
+
+def test_what_tune_bot_may_tune_is_the_game_s():
+    """The game decides what tune-bot tunes (Game.tunable reads the spec with the
+    registry's parser): the heuristic family, restricted or with a budget, is tunable,
+    greedy is not; Protocole has no tunable bot, and the refusal names the games that do."""
+    def boom(*a):
+        raise AssertionError("played")
+    ad = get_game("demos")
+    assert ad.tunable("heuristic:noveto") is None and ad.tunable("tuned") is None
+    assert ad.tunable("search@8") is None
+    assert "not 'greedy'" in ad.tunable("greedy")
+    assert "not 'greedy:nomedia'" in ad.tunable("greedy:nomedia")
+    assert get_game("protocole").tune_space(team=False) == {}
+    with pytest.raises(ConfigError, match="--game protocole has no tunable bot") as e:
+        tune_bot(make_config("protocole", 4), policy="cautious", field=["cautious"],
+                 game="protocole", play=boom)
+    assert "DĒMOS" in str(e.value) and "L'Assemblée" in str(e.value)
+    with pytest.raises(ConfigError, match="--warm"):
+        get_game("protocole").tune_warm("x.toml")
 
 
 def test_a_tiny_real_run_writes_a_file_tuned_can_be_loaded_from(tmp_path, capsys):

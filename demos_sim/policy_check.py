@@ -17,10 +17,10 @@ every policy a plugin registers and for its restricted forms (``name:flag``):
    share with a 95% interval.
 
 A *reference* policy (``register(..., reference=...)``) sees the true state by design:
-where the game gives it a truth block (Protocole), its decisions are checked the way a
-match plays them — truth block filled, M2 check forced — and reported as **exempt from
-M2** with how often they moved when hidden cards were redrawn, never as passing M2; the
-runner and the analyses refuse it unless asked (``allow_reference``).
+where the game gives it a truth block (DĒMOS, Protocole), its decisions are checked the
+way a match plays them — truth block filled, M2 check forced — and reported as **exempt
+from M2** with how often they moved when hidden cards were redrawn, never as passing M2;
+the runner and the analyses refuse it unless asked (``allow_reference``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,10 @@ class GameCheck:
     reference, obs)`` one game with the M2 check on (``reference``: the truth block on
     every seat and the check forced), returning its diagnostics; ``truth`` whether the
     game gives a reference policy a truth block; ``game`` its registry name and
-    ``match_config``, ``baseline`` the tournament.
+    ``match_config``, ``baseline`` the tournament. ``seat_rows``: the engine keeps one
+    observation row per seat (``obs`` is then ``(MAXP, OBS_LEN)``); ``extent`` the setups
+    in words (default ``"N setups"``); ``hidden`` what the M2 check does to what a seat
+    cannot see, in words.
     """
     title: str
     game: str
@@ -68,6 +71,13 @@ class GameCheck:
     baseline: str
     amount_kinds: tuple = ()
     truth: bool = False
+    seat_rows: bool = False
+    extent: str = ""
+    hidden: tuple = ("the hidden parts", "redrawn")
+
+    def where(self, games: int) -> str:
+        """The games each policy is checked in, in words."""
+        return f"{self.extent or f'{len(self.setups)} setups'} × {games} games"
 
 
 # ------------------------------------------------------------------ the guard
@@ -87,8 +97,7 @@ def guard(fn, L):
     key = (fn, L.__name__)
     if key in _guards:
         return _guards[key]
-    from numba import njit
-
+    from demos_sim.jit import kernel
     from demos_sim.rng import below
 
     obs_len, maxopt, o_kind, o_seat, o_round = L.OBS_LEN, L.MAXOPT, L.O_KIND, L.O_SEAT, L.O_ROUND
@@ -142,7 +151,9 @@ def guard(fn, L):
             return 0
         return idx
 
-    _guards[key] = njit(POLICY_SIG)(guarded)
+    # built at run time around the user's function (nothing to cache); a user's policy
+    # may allocate, so reference counting stays on
+    _guards[key] = kernel(POLICY_SIG, allocates=True, cache=False)(guarded)
     return _guards[key]
 
 
@@ -176,9 +187,13 @@ def play_checked(gc: GameCheck, fn, params, config, keys, only: int = -1,
     for gi, key in enumerate(keys):
         prm[:, N_PARAMS:] = 0
         prm[:, G_ONLY] = only + 1
-        # one spare row after the seat's observation: a policy reading past its own row
-        # reads memory the M2 replay does not reproduce
-        obs = np.zeros(2 * L.OBS_LEN, np.int64)[:L.OBS_LEN]
+        # one spare row after the seat's observation (after the last seat's, where the
+        # engine keeps a row per seat): a policy reading past its own row reads memory the
+        # M2 replay does not reproduce
+        if gc.seat_rows:
+            obs = np.zeros((L.MAXP + 1, L.OBS_LEN), np.int64)[:L.MAXP]
+        else:
+            obs = np.zeros(2 * L.OBS_LEN, np.int64)[:L.OBS_LEN]
         diag = gc.play(fns, prm, config, key, reference, obs)
         total[:D_ERROR] += diag[:D_ERROR]
         for p in range(L.MAXP):
@@ -248,11 +263,12 @@ def _explain(gc: GameCheck, name: str, f: Failure) -> str:
                 "random instead of its rng argument (use demos_sim.rng.below(rng, 0, n)), or "
                 "memory kept in global arrays between decisions. The M2 test cannot tell such "
                 "a policy from one that peeks." + opts)
+    hidden, redrawn = gc.hidden
     if f.code == F_M2:
         return (f"  FAIL  its {kind} decisions changed when only what the seat cannot see "
-                f"was redrawn ({f.setup}; game {f.game}): it decides from something outside "
-                "its observation (RULES.md M2). Read the game only through obs.")
-    return (f"  FAIL  the engine's observation changed when hidden parts were redrawn "
+                f"was {redrawn} ({f.setup}; game {f.game}): it decides from something "
+                "outside its observation (RULES.md M2). Read the game only through obs.")
+    return (f"  FAIL  the engine's observation changed when {hidden} were {redrawn} "
             f"({f.setup}; game {f.game}): that is an engine bug, not the policy's — report it.")
 
 
@@ -277,7 +293,7 @@ def _failure(gc, pol, setup, config, keys, gi, diag, row, reference) -> Failure:
         return Failure(int(row[G_CODE]), setup, gi, int(row[G_KIND]), int(row[G_IDX]),
                        int(row[G_IDX2]), int(row[G_SEAT]), int(row[G_ROUND]),
                        [int(x) for x in row[G_FOPTS:G_FOPTS + min(n, gc.layout.MAXOPT)]], n)
-    if diag[D_DECISION_DIFF] == 0:
+    if diag[D_OBS_DIFF] or diag[D_DECISION_DIFF] == 0:     # the observation itself moved
         return Failure(F_ENGINE, setup, gi)
     for k in gc.kinds:                  # the kind whose answers move, played alone
         total, _ = play_checked(gc, pol.fn, pol.params, config, keys, only=k,
@@ -308,19 +324,20 @@ def check_decisions(gc: GameCheck, name: str, games: int = 12, seed: int = 99,
             if fails:
                 return spec, _failure(gc, pol, setup, config, keys, *fails[0], reference)
     also = f" (and its restricted forms {', '.join(specs[1:])})" if specs[1:] else ""
-    where = f"{len(gc.setups)} setups × {games} games"
+    where = gc.where(games)
+    hidden, redrawn = gc.hidden
     if reference:
         _say(out, f"ok    decisions{also}: {checked:,} decisions in {where}, played as a match "
              "plays them (the truth block filled) — every index legal, obs and opts "
              "untouched, the same answer when asked twice")
         _say(out, f"exempt M2: {name} is declared a reference policy (reference="
              f"{base.reference!r}): it sees the true state, so it is not a player; its "
-             f"decisions moved in {moved:,} of {checked:,} when the hidden cards were "
-             "redrawn. run, experiments and the analyses refuse it unless allow_reference")
+             f"decisions moved in {moved:,} of {checked:,} when {hidden} were {redrawn}. "
+             "run, experiments and the analyses refuse it unless allow_reference")
     else:
         _say(out, f"ok    decisions{also}: {checked:,} decisions in {where} — every index "
              "legal, obs and opts untouched, the same answer when asked twice, and unchanged "
-             "when the hidden parts are redrawn (M2)")
+             f"when {hidden} are {redrawn} (M2)")
     return None
 
 

@@ -144,3 +144,30 @@ def test_restricted_forms_are_checked_too(tmp_path):
     assert CK.check_policies(str(path), games=1, deals=10, out=out) == 1   # no match needed
     text = " ".join(out.getvalue().split())
     assert "t_ck_flagged:broken answered option index" in text
+
+
+def test_a_reference_policy_is_checked_as_a_match_plays_it_and_exempt_from_M2(tmp_path):
+    """A policy registered with ``reference=`` reads the truth block in a match: its
+    decisions are checked with the block filled (the M2 check forced on it), and it is
+    reported as exempt from M2 with how often they moved, never as passing M2."""
+    path = tmp_path / "truth.py"
+    path.write_text(textwrap.dedent('''
+        import numba
+        from demos_sim.demos import layout as L
+        from demos_sim.demos.policies import POLICY_SIG, register
+
+        @numba.njit(POLICY_SIG, cache=True)
+        def truth(cfg, obs, opts, n_opts, params, rng):
+            # its choice follows another seat's hidden hand (the truth block)
+            return obs[L.O_T_HAND + (obs[L.O_SEAT] + 1) % 3] % 7 % n_opts
+
+        register("t_ck_truth", reference="t_ck_truth")(truth)
+    '''))
+    out = io.StringIO()
+    assert CK.check_policies(str(path), games=1, out=out) == 0
+    text = " ".join(out.getvalue().split())
+    assert "played as a match plays them" in text and "exempt M2" in text
+    assert "unchanged when the hidden" not in text
+    assert "refuse it unless allow_reference" in text
+    moved = int(text.split("decisions moved in ")[1].split(" ")[0].replace(",", ""))
+    assert moved > 0

@@ -462,17 +462,61 @@ async def _sample_game(job: Job) -> str:
     return "" if job.replay is not None else "the sample game was stopped"
 
 
-def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) -> Starlette:
-    """The explorer's app, served at ``host:port`` (the Host and Origin it accepts);
-    ``inline=True`` plays runs in a thread (tests), else in a child process."""
-    state: dict = {}
+def _export_text(form) -> str:
+    """The setup of ``form`` as an experiment file that the runner reads (ConfigError
+    saying why when it does not)."""
+    from demos_sim.runner.experiment import loads_experiment
 
-    def ex() -> Explorer:
-        if "ex" not in state:
-            state["ex"] = Explorer(inline=inline)
-        return state["ex"]
+    text = to_toml(read_form(form))
+    loads_experiment(text, "whatif.toml")          # the runner reads it, or we say why
+    return text
 
-    async def page(request: Request):
+
+async def _on_error(request: Request, exc: Exception):
+    return _error(f"something went wrong: {type(exc).__name__}: {exc}")
+
+
+class Routes:
+    """The route handlers of one app, around its :class:`Explorer` (made by the first
+    request that needs it, so that making the app starts no engine)."""
+
+    def __init__(self, inline: bool = False):
+        self.inline = inline
+        self._ex: Explorer | None = None
+
+    def ex(self) -> Explorer:
+        if self._ex is None:
+            self._ex = Explorer(inline=self.inline)
+        return self._ex
+
+    def close(self) -> None:
+        if self._ex is not None:
+            self._ex.close()
+
+    def routes(self) -> list:
+        return [
+            Route("/", self.page), Route("/setup", self.setup), Route("/seats", self.seats),
+            Route("/run", self.run, methods=["POST"]), Route("/status", self.status),
+            Route("/stop", self.stop, methods=["POST"]),
+            Route("/export", self.export, methods=["POST"]),
+            Route("/export.toml", self.export_file, methods=["POST"]),
+            Route("/replay", self.replay, methods=["POST"]),
+            Route("/result.json", self.result_json), Route("/result.csv", self.result_csv),
+            Route("/sweep", self.sweep, methods=["POST"]),
+            Route("/solve", self.solve, methods=["POST"]),
+            Route("/sweep-status", self.sweep_status),
+            Route("/sweep-stop", self.sweep_stop, methods=["POST"]),
+            Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+        ]
+
+    def _known(self, sid: str) -> tuple[Session | None, str]:
+        """The page's session (None when it has none) and the id to write back."""
+        if not valid_sid(sid):
+            return None, ""
+        return self.ex().find(sid), sid
+
+    # ------------------------------------------------------------ the page and its form
+    async def page(self, request: Request):
         sid = secrets.token_urlsafe(9)
         game = request.query_params.get("game", "demos")
         if game not in GAMES:
@@ -482,7 +526,7 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         return _html("page.html", **_setup_context(game, sid, request.query_params),
                      autorun=request.query_params.get("run") == "1")
 
-    async def setup(request: Request):
+    async def setup(self, request: Request):
         game = request.query_params.get("game", "demos")
         if game not in GAMES:
             return _error(f"unknown game {game!r} (available: {', '.join(GAMES)})")
@@ -491,77 +535,66 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
             return _error(BAD_SID)
         return _html("setup.html", **_setup_context(game, sid))
 
-    async def seats(request: Request):
+    async def seats(self, request: Request):
         form = request.query_params
         game = str(form.get("game", ""))
         if game not in GAMES:
             return _error("unknown game")
         return _html("seats.html", **_seats_context(game, form))
 
-    async def run(request: Request):
+    # ------------------------------------------------------------ the what-if
+    async def run(self, request: Request):
         form = await request.form()
         sid = str(form.get("sid", ""))
         if not valid_sid(sid):
             return _html("results.html", **_results_context(None, ""), error=BAD_SID)
-        old = ex().find(sid)
+        old = self.ex().find(sid)
         try:
             setup_ = read_form(form)
             from demos_sim.analysis.core.whatif import plan
             await run_in_threadpool(plan, **setup_.plan_args())   # refuse now what the run would
-            sess = ex().open(sid)
+            sess = self.ex().open(sid)
         except ConfigError as e:
             return _html("results.html", **_results_context(old and old.job, sid),
                          error=str(e), oob=True)
         if sess.job is not None:
             sess.job.cancel("a new run from the same page")
-        sess.job = ex().engine.submit(setup_)
+        sess.job = self.ex().engine.submit(setup_)
         return _html("results.html", **_results_context(sess.job, sid), oob=True)
 
-    def _result(request: Request) -> Job | None:
-        sess, _ = _known(request.query_params.get("sid", ""))
+    async def status(self, request: Request):
+        sess, sid = self._known(request.query_params.get("sid", ""))
+        return _html("results.html", **_results_context(sess and sess.job, sid))
+
+    async def stop(self, request: Request):
+        form = await request.form()
+        sess, sid = self._known(str(form.get("sid", "")))
+        if sess is not None and sess.job is not None:
+            sess.job.cancel("stopped from the page")
+        return _html("results.html", **_results_context(sess and sess.job, sid))
+
+    def _result(self, request: Request) -> Job | None:
+        sess, _ = self._known(request.query_params.get("sid", ""))
         job = sess and sess.job
         return job if job is not None and job.rows else None
 
-    async def result_json(request: Request):
-        job = _result(request)
+    async def result_json(self, request: Request):
+        job = self._result(request)
         if job is None:
             return PlainTextResponse("no result yet: run a what-if first\n", status_code=404)
         return Response(json.dumps(result_document(job), indent=1, default=str),
                         media_type="application/json", headers={
                             "Content-Disposition": 'attachment; filename="whatif.json"'})
 
-    async def result_csv(request: Request):
-        job = _result(request)
+    async def result_csv(self, request: Request):
+        job = self._result(request)
         if job is None:
             return PlainTextResponse("no result yet: run a what-if first\n", status_code=404)
         return Response(result_csv_text(job), media_type="text/csv", headers={
             "Content-Disposition": 'attachment; filename="whatif.csv"'})
 
-    def _known(sid: str) -> tuple[Session | None, str]:
-        """The page's session (None when it has none) and the id to write back."""
-        if not valid_sid(sid):
-            return None, ""
-        return ex().find(sid), sid
-
-    async def status(request: Request):
-        sess, sid = _known(request.query_params.get("sid", ""))
-        return _html("results.html", **_results_context(sess and sess.job, sid))
-
-    async def stop(request: Request):
-        form = await request.form()
-        sess, sid = _known(str(form.get("sid", "")))
-        if sess is not None and sess.job is not None:
-            sess.job.cancel("stopped from the page")
-        return _html("results.html", **_results_context(sess and sess.job, sid))
-
-    def _export_text(form) -> str:
-        from demos_sim.runner.experiment import loads_experiment
-
-        text = to_toml(read_form(form))
-        loads_experiment(text, "whatif.toml")          # the runner reads it, or we say why
-        return text
-
-    async def export(request: Request):
+    # ------------------------------------------------------------ the experiment file
+    async def export(self, request: Request):
         form = await request.form()
         try:
             text = await run_in_threadpool(_export_text, form)
@@ -569,7 +602,7 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
             return _error(str(e))
         return _html("export.html", text=text)
 
-    async def export_file(request: Request):
+    async def export_file(self, request: Request):
         form = await request.form()
         try:
             text = await run_in_threadpool(_export_text, form)
@@ -578,7 +611,8 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
         return Response(text, media_type="application/toml", headers={
             "Content-Disposition": 'attachment; filename="whatif.toml"'})
 
-    async def replay(request: Request):
+    # ------------------------------------------------------------ a sample game
+    async def replay(self, request: Request):
         form = await request.form()
         try:
             setup_ = read_form(form)
@@ -588,21 +622,22 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
                 raise ConfigError(f"sample game must be a number from 0 to 999, got {raw!r}")
         except ConfigError as e:
             return _error(str(e))
-        job = ex().engine.submit_replay(setup_, which, int(raw))   # played in the engine
+        job = self.ex().engine.submit_replay(setup_, which, int(raw))   # played in the engine
         message = await _sample_game(job)
         if message:
             return _error(message)
         return _html("replay.html", rep=job.replay, index=int(raw),
                      which="the reference" if which == "against" else "this setup")
 
-    async def _tool(request: Request, kind: str):
+    # ------------------------------------------------------------ sweeps and searches
+    async def _tool(self, request: Request, kind: str):
         """Queue a sweep or a search of this page (validated first: a bad value is one
         line by the Run bar and in the panel, and nothing is played)."""
         form = await request.form()
         sid = str(form.get("sid", ""))
         if not valid_sid(sid):
             return _html("sweep.html", **_sweep_context(None, ""), error=BAD_SID, oob=True)
-        old = ex().find(sid)
+        old = self.ex().find(sid)
         try:
             if kind == "sweep":
                 args = read_sweep(form)
@@ -614,55 +649,47 @@ def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) 
             else:
                 args = await run_in_threadpool(read_solve, form)
             setup_ = read_form(form)
-            sess = ex().open(sid)
+            sess = self.ex().open(sid)
         except ConfigError as e:
             return _html("sweep.html", **_sweep_context(old and old.sweep, sid),
                          error=str(e), oob=True)
         if sess.sweep is not None:
             sess.sweep.cancel("a new sweep or search from the same page")
-        sess.sweep = ex().engine.submit_kind(kind, setup_, args)
+        sess.sweep = self.ex().engine.submit_kind(kind, setup_, args)
         return _html("sweep.html", **_sweep_context(sess.sweep, sid), oob=True)
 
-    async def sweep(request: Request):
-        return await _tool(request, "sweep")
+    async def sweep(self, request: Request):
+        return await self._tool(request, "sweep")
 
-    async def solve(request: Request):
-        return await _tool(request, "solve")
+    async def solve(self, request: Request):
+        return await self._tool(request, "solve")
 
-    async def sweep_status(request: Request):
-        sess, sid = _known(request.query_params.get("sid", ""))
+    async def sweep_status(self, request: Request):
+        sess, sid = self._known(request.query_params.get("sid", ""))
         return _html("sweep.html", **_sweep_context(sess and sess.sweep, sid))
 
-    async def sweep_stop(request: Request):
+    async def sweep_stop(self, request: Request):
         form = await request.form()
-        sess, sid = _known(str(form.get("sid", "")))
+        sess, sid = self._known(str(form.get("sid", "")))
         if sess is not None and sess.sweep is not None:
             sess.sweep.cancel("stopped from the page")
         return _html("sweep.html", **_sweep_context(sess and sess.sweep, sid))
 
-    async def on_error(request: Request, exc: Exception):
-        return _error(f"something went wrong: {type(exc).__name__}: {exc}")
+
+def create_app(inline: bool = False, host: str = "127.0.0.1", port: int = 8050) -> Starlette:
+    """The explorer's app, served at ``host:port`` (the Host and Origin it accepts);
+    ``inline=True`` plays runs in a thread (tests), else in a child process.
+    ``app.state.explorer()`` is its :class:`Explorer` (made on first use)."""
+    handlers = Routes(inline=inline)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        if "ex" in state:
-            state["ex"].close()
+        handlers.close()
 
-    app = Starlette(routes=[
-        Route("/", page), Route("/setup", setup), Route("/seats", seats),
-        Route("/run", run, methods=["POST"]), Route("/status", status),
-        Route("/stop", stop, methods=["POST"]), Route("/export", export, methods=["POST"]),
-        Route("/export.toml", export_file, methods=["POST"]),
-        Route("/replay", replay, methods=["POST"]),
-        Route("/result.json", result_json), Route("/result.csv", result_csv),
-        Route("/sweep", sweep, methods=["POST"]), Route("/solve", solve, methods=["POST"]),
-        Route("/sweep-status", sweep_status), Route("/sweep-stop", sweep_stop,
-                                                    methods=["POST"]),
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-    ], exception_handlers={Exception: on_error}, lifespan=lifespan,
-        middleware=[Middleware(SameOrigin, host=host, port=port)])
-    app.state.explorer = ex
+    app = Starlette(routes=handlers.routes(), exception_handlers={Exception: _on_error},
+                    lifespan=lifespan, middleware=[Middleware(SameOrigin, host=host, port=port)])
+    app.state.explorer = handlers.ex
     return app
 
 

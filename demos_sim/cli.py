@@ -11,7 +11,7 @@ import warnings
 
 from demos_sim import ConfigError
 from demos_sim.game import CLI_SETTINGS, GAMES, get_game, parse_set
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import Lineup, lineup, load_plugins
 
 
 DESCRIPTION = """\
@@ -102,35 +102,29 @@ def _settings(args) -> dict:
     return settings
 
 
-def _specs(args, config):
-    """``--policies`` by seat (default: the game's), plugins loaded; refused when unknown."""
+def _lineup(args, config) -> Lineup:
+    """``--policies`` by seat (default: the game's) read once, ``--plugin`` loaded; unknown
+    policy, wrong count, idle :flag: refused now, in one line."""
     game = _game(args)
-    for plugin in args.plugin:
-        game.load_plugin(plugin)
     spec = args.policies if args.policies is not None else game.default_policies(config)
-    specs = spec.split(",")
-    check_specs(game, specs, config)   # unknown policy, wrong count, idle :flag: refuse now
-    return specs
+    return lineup(game, spec, config, args.plugin)
 
 
 def cmd_simulate(args) -> int:
     from demos_sim.runner.simulate import print_summary, simulate
 
     config = _config(args)
-    specs = _specs(args, config)
-    sim = simulate(args.game, config, specs, args.games, args.seed, workers=args.workers,
+    seats = _lineup(args, config)
+    sim = simulate(args.game, config, seats, args.games, args.seed, workers=args.workers,
                    plugins=tuple(args.plugin))
-    from demos_sim.registry import reference_note, references
-
-    pols = _game(args).policies.resolve(specs, config.players)
     if args.json:
         out = sim.summary()
-        out["reference_policies"] = references(pols)   # sees all hidden cards (not M2)
+        out["reference_policies"] = seats.references()   # sees all hidden cards (not M2)
         print(json.dumps(out, default=str))
     else:
         print_summary(sim)
-        if reference_note(pols):
-            print(reference_note(pols))
+        if seats.note():
+            print(seats.note())
     return 0
 
 
@@ -187,8 +181,7 @@ def cmd_sweep(args) -> int:
 
     game = _game(args)
     _workers(args)
-    for plugin in args.plugin:
-        game.load_plugin(plugin)
+    load_plugins(game, args.plugin)
     name, values, fixed = split_sets(parse_set(args.set))
     plan = plan_sweep(args.game, name, values, _settings(args), args.players, fixed,
                       policies=args.policies.split(",") if args.policies else None,
@@ -229,8 +222,7 @@ def cmd_solve(args) -> int:
 
     game = _game(args)
     _workers(args)
-    for plugin in args.plugin:
-        game.load_plugin(plugin)
+    load_plugins(game, args.plugin)
     target = parse_target(args.target)
     bounds = parse_bounds(args.range) if args.range is not None else None
     if args.confirm_games is not None and args.confirm_games < 1:
@@ -260,8 +252,8 @@ def cmd_solve(args) -> int:
 def cmd_record(args) -> int:
     game = _game(args)
     config = _config(args)
-    specs = _specs(args, config)
-    n = game.write_records(args.out, config, specs, args.games, args.seed)
+    seats = _lineup(args, config)
+    n = game.write_records(args.out, config, list(seats.specs), args.games, args.seed)
     print(f"wrote {n} game records to {args.out}", file=sys.stderr)
     return 0
 
@@ -269,8 +261,7 @@ def cmd_record(args) -> int:
 def cmd_policies(args) -> int:
     game = _game(args)
     registry = game.policies
-    for plugin in args.plugin:
-        game.load_plugin(plugin)
+    load_plugins(game, args.plugin)
     for name in registry.available():
         p = registry.describe(name)     # the declared table: no policy module imported
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""

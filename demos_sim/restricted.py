@@ -11,19 +11,26 @@ variant that enables it::
     greedy:nomedia cannot decline the Media: it is compulsory under D6.2 unless
     media_optional = true
 
-Each game's rules module declares, in ``RESTRICTED`` (beside ``SCOPE``), per flag, what the flag bars and the settings or
-variants (name and value) under which that decision exists, each with the rule and the
+Each game's rules module declares, in ``RESTRICTED`` (beside ``SCOPE``), per flag, what
+the flag bars and the settings or variants (name and value) under which that decision
+exists, each with the rule and the
 reason when it does not. A flag with no requirement is meaningful under every
 configuration; a flag a game does not declare (a plugin's own) is not checked. Plugin
 policies that reuse a built-in flag name (``mybot:noveto``) are held to the same rule: the
 flag names are the game's vocabulary (docs/writing-a-bot.md).
 
-:func:`check_specs` is the one check where the policy specs and the configuration meet:
-it validates the specs through the game (:meth:`demos_sim.game.Game.check_policies`,
-plugins loaded) and then refuses an idle restricted form. Every command goes through it:
-``simulate``, ``compare`` (both sides), ``record``, ``run`` and ``analyse`` (each grid
-point, at load, before any folder is made), ``tournament``, ``skill`` and the explorer
-(its what-ifs and sample games).
+:func:`lineup` is the one place where the policy specs and the configuration meet: it
+loads the plugins (:func:`load_plugins`, the one place a process loads them; the runner's
+workers load a run's plugins when they start), reads the specs once through the game's
+registry — which alone expands "one spec for every seat" and checks names, flags,
+budgets and the count (:meth:`demos_sim.registry.PolicyRegistry.resolve`) — and refuses
+an idle restricted form. What it returns, a :class:`Lineup` (a spec and a policy by
+seat), is what is passed down: an experiment's points hold it
+(:func:`demos_sim.runner.experiment.experiment_of`), ``simulate`` takes it. Every command
+goes through it: ``simulate``, ``compare`` (both sides), ``sweep``, ``solve``,
+``record``, ``run`` and ``analyse`` (each grid point, at load, before any folder is
+made), ``tournament``, ``skill`` and the explorer (its what-ifs and sample games;
+:func:`check_specs` is :func:`lineup`'s specs).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from demos_sim import ConfigError
-from demos_sim.registry import spec_parts
+from demos_sim.registry import reference_note, references, refuse_references, spec_parts
 
 
 @dataclass(frozen=True)
@@ -104,10 +111,48 @@ def check_restricted(game, config, specs) -> None:
             raise ConfigError(why)
 
 
-def check_specs(game, specs, config, plugins=()) -> list[str]:
-    """Load ``plugins``, resolve ``specs`` for ``config``'s players (one-line errors on an
-    unknown policy, a bad budget, a wrong count) and refuse an idle restricted form;
-    returns the resolved names by seat (:meth:`demos_sim.game.Game.check_policies`)."""
-    names = game.check_policies(list(specs), game.players_of(config), list(plugins))
+@dataclass(frozen=True)
+class Lineup:
+    """The policies of a game's seats, read once by :func:`lineup`: ``specs[i]`` is seat
+    ``i``'s spec as written (``name[:flag][@N]``), ``policies[i]`` its resolved
+    :class:`~demos_sim.registry.Policy`."""
+
+    specs: tuple[str, ...]
+    policies: tuple
+
+    def references(self) -> list[str]:
+        """The reference policies among the seats' (each once): they see every hidden card."""
+        return references(list(self.policies))
+
+    def refuse_references(self, where: str, opt_in: str) -> None:
+        """One-line refusal of a reference policy (:func:`demos_sim.registry.refuse_references`)."""
+        refuse_references(list(self.policies), where, opt_in)
+
+    def note(self) -> str:
+        """A line naming the reference policies ('' when none)."""
+        return reference_note(list(self.policies))
+
+
+def load_plugins(game, plugins) -> None:
+    """Load policy plugins (modules, ``.py`` files, L'Assemblée persona files) into this
+    process, each once (:meth:`demos_sim.game.Game.load_plugin`); one-line errors."""
+    for plugin in plugins:
+        game.load_plugin(plugin)
+
+
+def lineup(game, specs, config, plugins=()) -> Lineup:
+    """The :class:`Lineup` of ``specs`` — a list, or one comma-separated string; one spec
+    by seat, or one for every seat — for ``config``'s seats, ``plugins`` loaded first.
+    One-line :class:`~demos_sim.ConfigError` on an unknown policy, a bad flag or budget, a
+    wrong count, an idle restricted form (module docstring)."""
+    load_plugins(game, plugins)
+    if isinstance(specs, str):
+        specs = specs.split(",")
+    policies = game.policies.resolve(list(specs), game.players_of(config))
     check_restricted(game, config, specs)
-    return names
+    return Lineup(tuple(p.name for p in policies), tuple(policies))
+
+
+def check_specs(game, specs, config, plugins=()) -> list[str]:
+    """The specs by seat of :func:`lineup` (the same checks), as a list."""
+    return list(lineup(game, specs, config, plugins).specs)

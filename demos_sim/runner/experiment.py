@@ -32,8 +32,7 @@ from typing import Any
 
 from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
-from demos_sim.registry import refuse_references
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import Lineup, lineup, load_plugins
 from demos_sim.sim_common import check_games
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
@@ -268,11 +267,10 @@ def parse_experiment(data: dict, path: str | Path, bot: str | None = None,
     if stop is not None:
         _check_track(P, stop, grid, metrics, ad)
     _check_structure(P, ad, settings, grid, player_list, variants)
-    for plug in plugins:
-        try:
-            ad.load_plugin(plug)
-        except ConfigError as e:
-            P.fail("plugins", str(e))
+    try:
+        load_plugins(ad, plugins)
+    except ConfigError as e:
+        P.fail("plugins", str(e))
     sweep = data.get("sweep", "product")
     if sweep not in SWEEPS:
         P.fail("sweep", f"must be one of {', '.join(SWEEPS)}, got {sweep!r}")
@@ -566,20 +564,16 @@ def _points(P: _Parser, ad: Game, combos: list[tuple], grid: dict, base: dict, s
                 config = ad.make_config(sett, n, var)
             except ConfigError as e:
                 P.fail("grid" if grid else "variants", str(e))
-            specs = values.get("policies", policies)
             try:
-                check_specs(ad, specs, config)      # an idle restricted form: refused
+                seats = lineup(ad, values.get("policies", policies), config)
                 if not allow_reference:       # omniscient & co.: a bound, not a player
-                    refuse_references(ad.policies.resolve(list(specs), ad.players_of(config)),
-                                      "experiments and analyses", "allow_reference = true")
+                    seats.refuse_references("experiments and analyses", "allow_reference = true")
             except ConfigError as e:
                 P.fail("grid.policies" if "policies" in values else "policies", str(e))
-            if len(specs) == 1:
-                specs = specs * ad.players_of(config)
             if values == base:
                 ref = len(points)
             points.append(Point(len(points), b, ad.players_of(config), values,
-                                _label(values, base, sweep), config, tuple(specs), None))
+                                _label(values, base, sweep), config, seats.specs, None))
         blocks.append(Block(b, points[first].players, tuple(range(first, len(points))), ref))
     for blk in blocks:
         for i in blk.points:
@@ -588,17 +582,18 @@ def _points(P: _Parser, ad: Game, combos: list[tuple], grid: dict, base: dict, s
     return points, blocks
 
 
-def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: int, seed: int,
+def experiment_of(game: str, points: list[tuple[str, Any, Lineup]], games: int, seed: int,
                   plugins: tuple[str, ...] = (), name: str = "simulate",
                   values: list[dict] | None = None,
                   metrics: tuple[str, ...] | None = None, ref: int = 0) -> Experiment:
     """An experiment built in code rather than read from a file: one block of the given
-    ``points`` — ``[(label, configuration, policy specs by seat), …]``, validated by the
-    caller — all with the same player count; point ``ref`` (the first unless given) is the
-    reference of the others (paired on the same deals). ``values`` gives each point's grid
-    values (default ``{"point": label}``). ``demos-sim simulate`` is such an experiment of
-    one point, ``demos-sim compare`` one of two, ``demos-sim sweep`` one of a value each.
-    ``metrics``: the quantities reported (default all)."""
+    ``points`` — ``[(label, configuration, its Lineup), …]``, the policies by seat read by
+    :func:`demos_sim.restricted.lineup` — all with the same player count; point ``ref``
+    (the first unless given) is the reference of the others (paired on the same deals).
+    ``values`` gives each point's grid values (default ``{"point": label}``). ``demos-sim
+    simulate`` is such an experiment of one point, ``demos-sim compare`` one of two,
+    ``demos-sim sweep`` one of a value each. ``metrics``: the quantities reported
+    (default all)."""
     ad = get_game(game)
     if games < 1:
         raise ConfigError(f"--games must be at least 1, got {games}")
@@ -611,9 +606,11 @@ def experiment_of(game: str, points: list[tuple[str, Any, list[str]]], games: in
         raise ConfigError(f"the reference point {ref} is not one of the {len(points)} points")
     values = values or [{"point": label} for label, _, _ in points]
     pts = []
-    for i, (label, config, specs) in enumerate(points):
-        specs = list(specs) * n if len(specs) == 1 else list(specs)
-        pts.append(Point(i, 0, n, values[i], label, config, tuple(specs),
+    for i, (label, config, seats) in enumerate(points):
+        if not isinstance(seats, Lineup) or len(seats.specs) != n:
+            raise TypeError(f"point {label!r}: the policies must be a Lineup of {n} seats "
+                            "(demos_sim.restricted.lineup)")
+        pts.append(Point(i, 0, n, values[i], label, config, seats.specs,
                          None if i == ref else ref))
     doc = {"game": game, "seed": seed, "games": games, "plugins": list(plugins),
            "points": [{"label": p.label, "config": ad.describe(p.config),

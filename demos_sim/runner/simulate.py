@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from demos_sim.game import Game, get_game
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import Lineup, lineup
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
 from demos_sim.runner.units import pct, pct_ci
@@ -123,27 +123,27 @@ class Simulation:
         return out
 
 
-def simulate(game: str | Game, config, specs: list[str], games: int, seed: int,
+def simulate(game: str | Game, config, specs: Lineup | list[str], games: int, seed: int,
              workers: int = 1, plugins: tuple[str, ...] = ()) -> Simulation:
-    """Play ``games`` games of ``config`` with ``specs`` (one policy by seat, or one for
-    all) on ``workers`` processes; nothing is written. ``plugins`` (modules, ``.py`` or
-    persona files) are loaded first; with those already loaded in this process they are
-    loaded again in every worker. Unknown policies and bad counts are refused with a
+    """Play ``games`` games of ``config`` with ``specs`` — a :class:`~demos_sim.restricted.
+    Lineup` read for ``config``, or the specs it is read from (one policy by seat, or one
+    for all) — on ``workers`` processes; nothing is written. ``plugins`` (modules, ``.py``
+    or persona files) are loaded first; with those already loaded in this process they
+    are loaded again in every worker. Unknown policies and bad counts are refused with a
     one-line error before anything runs."""
     from demos_sim import ConfigError
 
     g = get_game(game) if isinstance(game, str) else game
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {workers}")
-    names = check_specs(g, list(specs), config, list(plugins))   # idle :flag refused
+    seats = specs if isinstance(specs, Lineup) else lineup(g, specs, config, plugins)
     plugins = tuple(dict.fromkeys(tuple(plugins) + g.loaded_plugins()))
-    specs = list(specs) if len(specs) > 1 else list(specs) * len(names)
     metrics = ("win_share", "no_winner", "truncated", g.length, *g.summary_metrics,
                *([g.by_policy] if g.by_policy else []))
-    exp = experiment_of(g.name, [("all games", config, specs)], games, seed, tuple(plugins),
+    exp = experiment_of(g.name, [("all games", config, seats)], games, seed, tuple(plugins),
                         metrics=metrics)
     run = run_experiment(exp, workers=workers, quiet=True, keep=False)
-    return Simulation(g, config, specs, seed, workers, run)
+    return Simulation(g, config, list(seats.specs), seed, workers, run)
 
 
 def _fmt(v) -> str:

@@ -132,9 +132,7 @@ def test_noveto_cannot_matter_without_a_unanimous_turn(tmp_path, monkeypatch):
     with pytest.raises(ExperimentError, match=r"greedy:noveto cannot give up the veto: .*"
                                               r"\(D8.*unless rules = full$"):
         load_experiment(path, bot="greedy")
-    monkeypatch.setattr("demos_sim.runner.experiment.check_specs",
-                        lambda g, specs, config, plugins=(): g.check_policies(
-                            list(specs), g.players_of(config), list(plugins)))
+    monkeypatch.setattr("demos_sim.restricted.check_restricted", lambda *a: None)
     exp = load_experiment(path, bot="greedy").with_games(1024)
     run_experiment(exp, out=tmp_path / "run", workers=1, quiet=True)
     meta, res, hists = load_results(tmp_path / "run")

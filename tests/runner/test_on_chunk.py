@@ -5,6 +5,8 @@ tables are then exactly those of a run of that many games (the explorer's live v
 import pandas as pd
 
 from demos_sim.game import get_game
+from demos_sim.game import get_game
+from demos_sim.restricted import lineup
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import run_experiment
 from demos_sim.runner.tables import build_tables
@@ -15,8 +17,9 @@ def _exp(games):
     g = get_game("protocole")
     cfg = g.make_config({}, 3, {})
     new = g.make_config({}, 3, {"standard_tie": "discard_all"})
-    return experiment_of("protocole", [("ref", cfg, ["cautious"]), ("new", new, ["cautious"])],
-                         games, 11)
+    g = get_game("protocole")
+    return experiment_of("protocole", [("ref", cfg, lineup(g, ["cautious"], cfg)),
+                                       ("new", new, lineup(g, ["cautious"], new))], games, 11)
 
 
 def test_on_chunk_sees_every_chunk_in_order_and_changes_nothing():

@@ -45,7 +45,7 @@ from demos_sim.analysis.core.fairness import DEFINITIONS, fairness, mode_verdict
 from demos_sim.analysis.core.stats import FAIR_MARGIN, share_of_won_ci
 from demos_sim.analysis.core.sweep import Knob, knob
 from demos_sim.game import get_game
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import lineup
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import run_experiment
 from demos_sim.runner.units import pct, pct_ci
@@ -177,7 +177,8 @@ def play_value(k: Knob, value: int, target: Target, settings: dict, players: int
     sides against ``target``."""
     g = get_game(k.game)
     cfg = k.config(settings, players, variants, value)
-    exp = experiment_of(g.name, [(f"{k.name}={value}", cfg, specs)], games, seed, plugins,
+    seats = lineup(g, specs, cfg)
+    exp = experiment_of(g.name, [(f"{k.name}={value}", cfg, seats)], games, seed, plugins,
                         name=f"solve-{k.name}", values=[{k.name: value}],
                         metrics=("win_share", "no_winner", "truncated"))
     t0 = time.perf_counter()
@@ -238,8 +239,6 @@ def solve(game: str, name: str, target: Target, settings: dict | None = None,
     ``games``) are played at the value found on fresh deals. ``on_probe(probe)`` is called
     after each value is played (the explorer shows the search as it goes). One-line
     errors on bad input before any game is played."""
-    from demos_sim.registry import refuse_references
-
     t0 = time.perf_counter()
     g = get_game(game)
     settings = {k: v for k, v in dict(settings or {}).items() if v is not None}
@@ -268,10 +267,9 @@ def solve(game: str, name: str, target: Target, settings: dict | None = None,
                           "nothing to be fair between")
     specs = list(policies) if policies else [g.default_policies(cfg)]
     for v in (lo, hi):
-        check_specs(g, specs, k.config(settings, players, variants, v), list(plugins))
+        seats = lineup(g, specs, k.config(settings, players, variants, v), plugins)
     if not allow_reference:
-        refuse_references([g.policies.get(s.strip()) for s in specs if s.strip()],
-                          "solve", "--allow-reference")
+        seats.refuse_references("solve", "--allow-reference")
     plugins = tuple(dict.fromkeys(tuple(plugins) + g.loaded_plugins()))
     confirm_games = 2 * games if confirm_games is None else confirm_games
 

@@ -38,7 +38,7 @@ import pandas as pd
 from demos_sim import MAX_SETTING, ConfigError
 from demos_sim.analysis.core.stats import adjust, p_value
 from demos_sim.game import Game, get_game
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import lineup
 from demos_sim.runner.experiment import experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
 from demos_sim.runner.tables import grid_column
@@ -293,8 +293,6 @@ def plan_sweep(game: str, name: str, values: list[int], settings: dict | None = 
     """Validate a sweep of setting ``name`` over ``values`` (whole numbers, at least two)
     with the fixed ``settings`` and ``variants`` and build its experiment; one-line errors
     on bad input, before any game is played."""
-    from demos_sim.registry import refuse_references
-
     g = get_game(game)
     settings = {k: v for k, v in dict(settings or {}).items() if v is not None}
     variants = dict(variants or {})
@@ -314,16 +312,15 @@ def plan_sweep(game: str, name: str, values: list[int], settings: dict | None = 
     configs = [k.config(settings, players, variants, v) for v in values]
     ref_value = k.default if k.default in values else values[0]
     specs = list(policies) if policies else [g.default_policies(configs[0])]
-    for cfg in configs:
-        check_specs(g, specs, cfg, list(plugins))
+    seats = [lineup(g, specs, cfg, plugins) for cfg in configs]
     if not allow_reference:
-        refuse_references([g.policies.get(s.strip()) for s in specs if s.strip()],
-                          "sweep", "--allow-reference")
+        seats[0].refuse_references("sweep", "--allow-reference")
     plugins = tuple(dict.fromkeys(tuple(plugins) + g.loaded_plugins()))
     names = {q.name for q in g.quantities}
     metrics = tuple(m for m in ("win_share", "no_winner", "truncated", g.length, "points",
                                 CARRE[0]) if m in names)
-    exp = experiment_of(g.name, [(f"{name}={v}", cfg, specs) for v, cfg in zip(values, configs)],
+    exp = experiment_of(g.name, [(f"{name}={v}", cfg, s)
+                                 for v, cfg, s in zip(values, configs, seats)],
                         games, seed, plugins, name=out_name or f"sweep-{name}",
                         values=[{name: v} for v in values], metrics=metrics,
                         ref=values.index(ref_value))

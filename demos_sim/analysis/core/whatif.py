@@ -22,7 +22,7 @@ import pandas as pd
 
 from demos_sim.analysis.core.stats import adjust, p_value
 from demos_sim.game import get_game
-from demos_sim.restricted import check_specs
+from demos_sim.restricted import lineup
 from demos_sim.runner.experiment import StopRule, experiment_of
 from demos_sim.runner.run import RunResult, run_experiment
 from demos_sim.runner.units import pct, pp, pp_ci
@@ -91,12 +91,12 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
     n = g.players_of(new_cfg)
     pols = policies or [g.default_policies(new_cfg)]
     ref_pols = against_policies or pols
-    check_specs(g, list(pols), new_cfg, list(plugins))    # idle :flag refused, each side
-    check_specs(g, list(ref_pols), ref_cfg)
+    seats = lineup(g, pols, new_cfg, plugins)    # idle :flag refused, each side
+    ref_seats = lineup(g, ref_pols, ref_cfg)
     if not allow_reference:
-        refuse_references([g.policies.get(s.strip()) for s in list(pols) + list(ref_pols)
-                           if s.strip()], "compare", "--allow-reference")
-    if g.describe(ref_cfg) == g.describe(new_cfg) and list(ref_pols) == list(pols):
+        refuse_references(list(seats.policies) + list(ref_seats.policies), "compare",
+                          "--allow-reference")
+    if g.describe(ref_cfg) == g.describe(new_cfg) and ref_seats.specs == seats.specs:
         raise ConfigError("nothing to compare: give --set VARIANT=VALUE (or other --policies) "
                           "that differ from the reference")
     if half_width is not None and not half_width > 0:
@@ -108,7 +108,7 @@ def plan(game: str, settings: dict, players: int | None, change: dict,
     new_name = _label({**set_new, **change},
                       policies if policies != against_policies else None) or "the change"
     metrics = ("win_share", "no_winner", "truncated", g.length, *g.summary_metrics)
-    exp = experiment_of(g.name, [(ref_name, ref_cfg, ref_pols), (new_name, new_cfg, pols)],
+    exp = experiment_of(g.name, [(ref_name, ref_cfg, ref_seats), (new_name, new_cfg, seats)],
                         games, seed, plugins, name="compare", metrics=metrics)
     if half_width is not None:
         exp = dataclasses.replace(exp, stop=StopRule(half_width, games, ("diff:win_share",)))

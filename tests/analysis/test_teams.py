@@ -226,6 +226,77 @@ def test_confirm_and_summary(tabs):
     assert ((kf["ci_low"] <= kf["mean"] + 1e-12) & (kf["mean"] <= kf["ci_high"] + 1e-12)).all()
 
 
+@pytest.fixture(scope="module")
+def runs(folder):
+    """The small analysis's runs, resumed from their folders (no game played)."""
+    from conftest import SMALL_GAMES
+
+    from demos_sim.analysis.core.protocol import Runs
+    from demos_sim.analysis.suite import run_experiments
+
+    r = Runs(workers=1)
+    run_experiments(teams, folder, 1, SMALL_GAMES, True, r)
+    return r
+
+
+def test_confirmations_read_what_the_runs_keep(runs):
+    """The fresh-deal check reads each run's meta.json, not the experiment files: its
+    fair_margin and the configuration of the point it replays are the parser's."""
+    from demos_sim.analysis.core.fairness import run_margin
+    from demos_sim.analysis.core.protocol import experiment_path
+    from demos_sim.runner.experiment import load_experiment
+
+    for (stem, bot), run in runs.items.items():
+        exp = load_experiment(experiment_path(stem), bot=bot)
+        assert run_margin(run) == exp.fair_margin
+        mode = teams.MODES[stem]
+        screen = teams.SCREEN_OF[stem]
+        for p in exp.points:
+            values = {k: p.values.get(k, d) for k, d in teams.defaults(mode).items()}
+            r, pt = teams._point(runs, mode, screen, bot, values)
+            if r is run:                  # the first file of the screen playing these rules
+                assert pt.config == p.config and pt.specs == tuple(p.policies)
+
+
+def test_confirmations_resume_from_their_store(runs, tabs, monkeypatch):
+    """The fresh-deal replays keep their games beside the runs (runs/confirm, the runner's
+    play_points store): asked again they play nothing and give the section's table; with
+    some of them lost (an analysis killed part way), only those are played again."""
+    from demos_sim.runner import points
+
+    store = teams.confirm_store(runs)
+    files = sorted(store.glob("*.npz"))
+    assert store.name == "confirm" and files
+    counts = []
+    piece = points.play_piece
+    monkeypatch.setattr(points, "play_piece",
+                        lambda *a: counts.append(a[7]) or piece(*a))   # a[7]: its games
+    opts = tabs["options"]
+    first = teams.confirm(runs, opts, 1)
+    assert counts == []
+    saved = tabs["confirm"]
+    assert list(first.columns) == list(saved.columns) and len(first) == len(saved)
+    for c in ("unfairness", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high"):
+        np.testing.assert_allclose(first[c].astype(float), saved[c].astype(float),
+                                   rtol=1e-12, err_msg=c)
+    lost = {}
+    for f in files[::3]:
+        with np.load(f) as z:
+            lost[f] = z["win_share"].copy()
+        f.unlink()
+    games = sum(len(x) for x in lost.values())
+    again = teams.confirm(runs, opts, 1)
+    # each lost task played again (twice where a replay's best is its default: the same
+    # point twice in one call), plus at most a one-game warm-up a replay; nothing else
+    assert games <= sum(counts) <= 2 * games + len(lost) < sum(
+        len(np.load(f)["win_share"]) for f in files)
+    pd.testing.assert_frame_equal(again, first)
+    assert sorted(store.glob("*.npz")) == files
+    for f, x in lost.items():                            # the same games, bit for bit
+        with np.load(f) as z:
+            np.testing.assert_array_equal(z["win_share"], x)
+
+
 def test_plots(tabs, tmp_path):
     names = teams.plots(tabs, tmp_path)
     assert set(names) == {"sides.png", "unfairness.png", "decided_2v2p1.png", "pairs.png"}

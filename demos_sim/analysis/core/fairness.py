@@ -50,6 +50,13 @@ COLUMNS = ["bot", "mode", "option", "side", "side_size", "games", "definition",
            "margin", "p_tost", "verdict", "verdict_text"]
 
 
+def run_margin(run) -> float:
+    """The designer's margin of "fair" a run of the suite was made with: ``fair_margin`` of
+    its experiment file, as its ``meta.json`` keeps the parsed file (default
+    :data:`FAIR_MARGIN`, as :func:`demos_sim.runner.experiment.parse_experiment` reads it)."""
+    return float(run.meta["experiment"]["parsed"].get("fair_margin", FAIR_MARGIN))
+
+
 def side_sd(share: float, gap_half_width: float, games: int, u: float, k: int) -> float:
     """The sd of a side's per-game win share ``x_s`` from the half-width of its gap
     ``g_s = x_s − mean_k x_k`` (``Var g = Var x + Var u / K² + 2 μ_s μ_u / K`` with the

@@ -15,14 +15,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.core.fairness import with_verdicts
+from demos_sim.analysis.core.fairness import run_margin, with_verdicts
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, experiment_path
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS
 from demos_sim.analysis.core.stats import (FAIR_MARGIN, adjust, p_value, share_of_won,
                                            share_of_won_ci)
-from demos_sim.runner.experiment import load_experiment
 
 TITLE = "Seat advantage and game shape"
 METHOD = (
@@ -146,8 +145,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     combo = bins_table(runs, "combo_share")
     combo = combo.rename(columns={"denominator": "round_wins"}).drop(columns="count")
     harm = bins_table(runs, "win_harmony").drop(columns="denominator")
-    margin = load_experiment(experiment_path(EXPERIMENTS[0]),
-                             bot=next(iter(RUNGS))).fair_margin
+    margin = run_margin(runs.get(EXPERIMENTS[0], next(iter(RUNGS))))
     return {"seat_share": seat_table(ws, nw, tr, margin), "shape": shape_table(runs),
             "combo_share": combo, "win_harmony": harm}
 

@@ -58,16 +58,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from demos_sim.analysis.core.fairness import fairness, mode_verdict
+from demos_sim.analysis.core.fairness import fairness, mode_verdict, run_margin
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure, text_colour
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune, experiment_path
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune
 from demos_sim.analysis.core.stats import (FAIR_MARGIN, Z95, adjust, p_value,
                                            sample_mean_ci)
 from demos_sim.game import SHARE_SCALE, get_game
-from demos_sim.runner.experiment import load_experiment
-from demos_sim.sim_common import chunks_of, cut, parts_per_job
+from demos_sim.runner.points import Point, play_points
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
 METHOD = (
@@ -384,8 +383,8 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     """The screen (sides, options, decided games), its summary, the fresh-deal check of
     the best options (follow-up games: ``runs.workers``) and the tuner's answer."""
     sides = _options(runs)
-    margins = {(bot, mode, screen): margin(
-        MODE_FILES[mode][0] if screen == "single" else PAIR_FILES[mode], bot)
+    margins = {(bot, mode, screen): run_margin(runs.get(
+        MODE_FILES[mode][0] if screen == "single" else PAIR_FILES[mode], bot))
         for bot, mode, screen in sides[["bot", "mode", "screen"]].drop_duplicates()
         .itertuples(index=False)}
     opts = _option_summary(sides, margins)
@@ -397,7 +396,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
     ind = ind[ind["mode"] == "2v2+1"].reset_index(drop=True)
     conf = confirm(runs, opts, runs.workers)
     seating_files = [files[0] for files in MODE_FILES.values()]
-    fair = pd.concat([fairness(g, margin(stem, bot)) for (stem, bot), g
+    fair = pd.concat([fairness(g, run_margin(runs.get(stem, bot))) for (stem, bot), g
                       in sides[sides["experiment"].isin(seating_files)]
                       .groupby(["experiment", "bot"], sort=False)], ignore_index=True)
     return {"fairness": fair, "sides": sides, "options": opts, "decided": decided,
@@ -406,26 +405,28 @@ def tables(runs) -> dict[str, pd.DataFrame]:
             "confirm": conf, "tuner": tuner_table(runs, opts)}
 
 
-def margin(stem: str, bot: str) -> float:
-    """The designer's margin of "fair" (``fair_margin`` in the experiment file)."""
-    return load_experiment(experiment_path(stem), bot=bot).fair_margin
-
-
 # ------------------------------------------------------------------ fresh-deal check
-def _confirm_piece(config, spec: list, seed: int, chunk: int, count: int, first: int):
-    return get_game("demos").play(config, list(spec), (), seed, chunk, count,
-                                  metrics=("win_share",), first=first)["win_share"]
-
-
-def _point(mode: str, screen: str, bot: str, values: dict):
-    """The experiment point (and its file) that plays the rules ``values``."""
+def _point(runs, mode: str, screen: str, bot: str, values: dict):
+    """The run and its point (``meta.json``'s) that play the rules ``values``, with the
+    point's configuration, rebuilt from the configuration the run's metadata describes."""
     files = MODE_FILES[mode] if screen == "single" else [PAIR_FILES[mode]]
     for stem in files:
-        exp = load_experiment(experiment_path(stem), bot=bot)
-        for p in exp.points:
-            if {k: p.values.get(k, d) for k, d in defaults(mode).items()} == values:
-                return exp, p
+        run = runs.get(stem, bot)
+        for p in run.meta["points"]:
+            if {k: p["values"].get(k, d) for k, d in defaults(mode).items()} == values:
+                ad = get_game(run.meta["game"])
+                c = p["config"]
+                config = ad.make_config({k: c[k] for k in ad.settings if k in c},
+                                        c["players"], c["variants"])
+                return run, Point(config, tuple(p["policies"]))
     raise KeyError(f"{mode} {screen}: no point plays {values}")
+
+
+def confirm_store(runs) -> Path | None:
+    """Where the fresh-deal replays keep their games (``confirm/`` beside the runs'
+    folders), so that an analysis killed and started again reads them back."""
+    folders = [Path(r.folder) for r in runs.items.values()]
+    return folders[0].parent / "confirm" if folders else None
 
 
 def _fresh_worst(x: np.ndarray, labels: list[str], sizes: list[int], margin_: float):
@@ -462,33 +463,19 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
     for (bot, mode, screen), g in opts.groupby(["bot", "mode", "screen"], sort=False):
         b, r2, d = _picks(g)
         picks = {"best": b, "runner-up": r2, "default": d}
-        configs, specs, seed, margin_ = [], [], None, None
+        points, seed, margin_ = [], None, None
         for role, r in picks.items():
-            exp, pt = _point(mode, screen, bot, option_values(mode, r["option"]))
-            seed = exp.seed + CONFIRM_SEED_OFFSET
-            margin_ = exp.fair_margin
-            configs.append(pt.config)
-            specs.append(pt.policies)
+            run, pt = _point(runs, mode, screen, bot, option_values(mode, r["option"]))
+            seed = run.meta["seed"] + CONFIRM_SEED_OFFSET
+            margin_ = run_margin(run)
+            points.append(pt)
         n = int(g["games"].iloc[0]) * CONFIRM_GAMES[screen]
-        # one job per (setting, chunk) — per piece of a chunk when they are too few to
-        # keep the workers busy (the search rung's few hundred games)
-        chunks = chunks_of(n)
-        n_parts = parts_per_job(len(configs) * len(chunks), workers)
-        jobs = [(i, c, f, m) for i in range(len(configs)) for c, k in chunks
-                for f, m in cut(k, n_parts)]
-        if workers > 1:
-            from joblib import Parallel, delayed
-
-            parts = Parallel(n_jobs=workers)(
-                delayed(_confirm_piece)(configs[i], specs[i], seed, c, m, f)
-                for i, c, f, m in jobs)
-        else:
-            parts = [_confirm_piece(configs[i], specs[i], seed, c, m, f) for i, c, f, m in jobs]
+        played = play_points("demos", points, n, seed, metrics=("win_share",),
+                             workers=workers, store=confirm_store(runs))
         h, verdicts = {}, {}
         for i, (role, r) in enumerate(picks.items()):
-            x = np.concatenate([p for (j, _, _, _), p in zip(jobs, parts) if j == i])
-            x = x / SHARE_SCALE
-            cfg = configs[i]
+            x = played.values[i]["win_share"] / SHARE_SCALE
+            cfg = points[i].config
             labels = cfg.side_labels()
             sizes = [list(cfg.seating).count(c) for c in labels]
             verdict, side, text, h[role] = _fresh_worst(x, labels, sizes, margin_)

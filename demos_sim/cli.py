@@ -309,10 +309,8 @@ def _commands_with(option: str) -> list[str]:
     return [name for name, p in sub.choices.items() if option in p._option_string_actions]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    ap = Parser(prog="demos-sim", description=DESCRIPTION,
-                formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="command", required=True)
+def _add_simulate(sub) -> None:
+    """``demos-sim simulate``: play games, print the shares."""
     sp = sub.add_parser("simulate", help="play games and print win shares with 95%% CIs")
     _add_game_args(sp)
     sp.add_argument("--workers", type=int, default=1,
@@ -322,6 +320,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="one JSON object on stdout instead of the table (shares as "
                          "fractions from 0 to 1, not %%)")
     sp.set_defaults(func=cmd_simulate)
+
+
+def _add_compare(sub) -> None:
+    """``demos-sim compare``: one change against the defaults, paired."""
     cp = sub.add_parser("compare", help="a rule change against the defaults, paired on the "
                                         "same deals (no experiment file)",
                         description="Play the game with --set VARIANT=VALUE (and/or other "
@@ -352,6 +354,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="accept a reference policy (omniscient: sees every hidden card, "
                          "exempt from M2), refused otherwise")
     cp.set_defaults(func=cmd_compare)
+
+
+def _add_sweep(sub) -> None:
+    """``demos-sim sweep``: one numeric rule at several values."""
     wp = sub.add_parser(
         "sweep", help="one numeric rule at several values on the same deals: what it moves, "
                       "as curves",
@@ -390,6 +396,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="accept a reference policy (omniscient: sees every hidden card), "
                          "refused otherwise")
     wp.set_defaults(func=cmd_sweep)
+
+
+def _add_solve(sub) -> None:
+    """``demos-sim solve``: the smallest value that meets a fairness target."""
     sv = sub.add_parser(
         "solve", help="the smallest value of a numeric rule that makes a mode fair",
         description="Find the smallest value of one numeric rule (--over) that meets a "
@@ -434,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="accept a reference policy (omniscient: sees every hidden card), "
                          "refused otherwise")
     sv.set_defaults(func=cmd_solve)
+
+
+def _add_record_and_lists(sub) -> None:
+    """``demos-sim record``, ``policies`` and ``variants``."""
     rp = sub.add_parser("record", help="write game records (GAME_RECORD.md) as JSON Lines")
     _add_game_args(rp)
     rp.add_argument("--out", required=True, help="the .jsonl file to write")
@@ -446,20 +460,10 @@ def build_parser() -> argparse.ArgumentParser:
     vp = sub.add_parser("variants", help="list a game's variants (RULES.md Part V)")
     vp.add_argument("--game", default="demos", help=f"one of {', '.join(GAMES)}")
     vp.set_defaults(func=cmd_variants)
-    from demos_sim.report.cli import add_analyse_parser, add_report_parser
-    from demos_sim.runner.cli_cmds import add_run_parser
-    add_run_parser(sub)      # demos-sim run EXPERIMENT.toml
-    add_report_parser(sub)   # demos-sim report RESULTS_DIR
-    from demos_sim.tournament import add_tournament_parser
-    add_tournament_parser(sub)   # demos-sim tournament --policies A,B
-    from demos_sim.skill import add_skill_parser
-    add_skill_parser(sub)        # demos-sim skill --policy ismcts --budgets 4,8,16
-    add_analyse_parser(sub)      # demos-sim analyse [NAME ...]
-    from demos_sim.tuner.cli import add_tune_bot_parser, add_tune_parser
-    add_tune_parser(sub)         # demos-sim tune TUNE.toml
-    add_tune_bot_parser(sub)     # demos-sim tune-bot --policy heuristic --against …
-    from demos_sim.check_policy import add_check_policy_parser
-    add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
+
+
+def _add_train_apprentice(sub) -> None:
+    """``demos-sim train-apprentice``: the DĒMOS apprentice's weights."""
     ta = sub.add_parser(
         "train-apprentice",
         help="regenerate the DĒMOS apprentice's weights from a teacher's decisions (about "
@@ -488,6 +492,32 @@ def build_parser() -> argparse.ArgumentParser:
                          "PREFIX-2.npz, and reuse them when the same run (teacher, seed, games, "
                          "round-1 weights) is asked again: only the fit is redone")
     ta.set_defaults(func=cmd_train_apprentice)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = Parser(prog="demos-sim", description=DESCRIPTION,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    _add_simulate(sub)
+    _add_compare(sub)
+    _add_sweep(sub)
+    _add_solve(sub)
+    _add_record_and_lists(sub)
+    from demos_sim.report.cli import add_analyse_parser, add_report_parser
+    from demos_sim.runner.cli_cmds import add_run_parser
+    add_run_parser(sub)      # demos-sim run EXPERIMENT.toml
+    add_report_parser(sub)   # demos-sim report RESULTS_DIR
+    from demos_sim.tournament import add_tournament_parser
+    add_tournament_parser(sub)   # demos-sim tournament --policies A,B
+    from demos_sim.skill import add_skill_parser
+    add_skill_parser(sub)        # demos-sim skill --policy ismcts --budgets 4,8,16
+    add_analyse_parser(sub)      # demos-sim analyse [NAME ...]
+    from demos_sim.tuner.cli import add_tune_bot_parser, add_tune_parser
+    add_tune_parser(sub)         # demos-sim tune TUNE.toml
+    add_tune_bot_parser(sub)     # demos-sim tune-bot --policy heuristic --against …
+    from demos_sim.check_policy import add_check_policy_parser
+    add_check_policy_parser(sub)  # demos-sim check-policy PLUGIN
+    _add_train_apprentice(sub)
     from demos_sim.explorer.cli import add_serve_parser
     add_serve_parser(sub)         # demos-sim serve (the what-if explorer)
     return ap

@@ -44,8 +44,8 @@ def block(out: Path, readme: Path) -> str:
     rows = {r.key: r for r in B.board_rows(out, pre)}
     shown = [rows[k] for k in headlines() if k in rows]
     lead = ("Written by `demos-sim analyse --report-only` from the analyses' tables: the "
-            "first rows of the report's verdict board (`demos_sim/report/board.py`; edit it, "
-            "not this text). Each answer's page, built by `make docs`, shows every bot rung, "
+            "first rows of the report's verdict board (each analysis declares its rows in its "
+            "module, `demos_sim/analysis/questions/`; edit those, not this text). Each answer's page, built by `make docs`, shows every bot rung, "
             "interval and file.")
     if not shown:
         return lead + "\n\nNo analyses found under " + f"`{pre}`."

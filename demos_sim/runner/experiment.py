@@ -1,4 +1,5 @@
-"""Experiment files: TOML in, a validated :class:`Experiment` out, or a one-line error.
+"""Experiment files: TOML in (read once, :func:`load_experiment`; or its data, built in
+code: :func:`parse_experiment`), a validated :class:`Experiment` out, or a one-line error.
 
 An experiment names a game, its settings (DĒMOS: ``rules``, ``mode``, ``seating``), one
 or more player counts, policies by seat, fixed variants, a grid of values to sweep, a
@@ -21,6 +22,7 @@ same chunk seeds), and each grid point is compared with the block's *reference* 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import math
@@ -113,6 +115,11 @@ class Experiment:
         check_games(games)
         stop = self.stop and dataclasses.replace(self.stop, max_games=games)
         return dataclasses.replace(self, games=games, stop=stop)
+
+    def source(self) -> dict:
+        """What the chunk folder keeps of the experiment's text, which ``meta.json`` holds
+        once (``experiment.file``): where it was read and the SHA-256 of its text."""
+        return {"path": self.path, "sha256": hashlib.sha256(self.text.encode()).hexdigest()}
 
     def canonical(self) -> dict:
         """Everything that decides the games played (for the resume fingerprint)."""

@@ -66,3 +66,14 @@ def test_variants_are_checked_by_the_configuration_alone(tmp_path, monkeypatch):
                        match=r"v\.toml: grid\.max_rounds: variant max_rounds must be null or "
                              r"an integer >= 1, got 0$"):
         load_experiment(path, bot="greedy")
+
+
+def test_the_source_names_the_text_by_its_digest(tmp_path):
+    import hashlib
+
+    path = tmp_path / "s.toml"
+    path.write_text(TEXT)
+    exp = load_experiment(path, bot="greedy")
+    text = TEXT.replace("{bot}", "greedy")
+    assert exp.source() == {"path": str(path),
+                            "sha256": hashlib.sha256(text.encode()).hexdigest()}

@@ -190,6 +190,164 @@ def iter_tasks(jobs, n: int):
             yield b, c, k, first, count
 
 
+class _Schedule:
+    """The chunks of one run, played and added up in chunk order (see the module doc).
+
+    Chunks are made as they are played, never listed (memory flat in the games count):
+    chunk ``c`` holds :meth:`count_of` games, and the jobs are ``(block, chunk, count)``
+    in chunk order, then block order, as ``chunks_of()`` would list them. Those already
+    in the store are read instead of played."""
+
+    def __init__(self, exp: Experiment, store, on_chunk=None):
+        check_games(exp.games)
+        self.exp, self.store, self.on_chunk = exp, store, on_chunk
+        self.nchunks = -(-exp.games // CHUNK)
+        self.nb = len(exp.blocks)
+        self.pts = [len(b.points) for b in exp.blocks]        # points of each block
+        self.finished = {(b, c, k) for b, c, k in store.finished()
+                         if 0 <= b < self.nb and 0 <= c < self.nchunks
+                         and k == self.count_of(c)}
+        self.resumed = sum(k * self.pts[b] for b, _, k in self.finished)
+        self.totals: list[dict | None] = [None] * self.nb
+        self.ready: dict[tuple[int, int], dict] = {}    # finished, not yet added (chunk order)
+        self.k = 0                                       # chunks added to the totals
+        self.stopped: str | None = None                  # why the run stops, once it does
+        self.widest: float | None = None                 # the stopping rule's widest interval
+        self.played, self.play_s = 0, 0.0                # games played by this run, and when
+
+    def count_of(self, c: int) -> int:
+        return min(CHUNK, self.exp.games - c * CHUNK)
+
+    def todo(self):
+        """The jobs not in the store, in order."""
+        for c in range(self.nchunks):
+            k = self.count_of(c)
+            for b in range(self.nb):
+                if (b, c, k) not in self.finished:
+                    yield b, c, k
+
+    def fold(self) -> None:
+        """Add every chunk that is next in order and complete, checking the stopping rule
+        and ``on_chunk`` after each."""
+        exp = self.exp
+        while self.k < self.nchunks and self.stopped is None:
+            c = self.k
+            k = self.count_of(c)
+            if not all((b, c) in self.ready or (b, c, k) in self.finished
+                       for b in range(self.nb)):
+                return
+            for b in range(self.nb):
+                agg = self.ready.pop((b, c), None)
+                if agg is None:
+                    agg = self.store.load(b, c, k)
+                self.totals[b] = add_into(self.totals[b], agg)
+            self.k += 1
+            if exp.stop is not None:
+                widths = tracked_half_widths(exp, self.totals)
+                self.widest = max(w for _, w in widths)
+                if self.widest <= exp.stop.half_width:
+                    self.stopped = "half_width"
+            if self.on_chunk is not None:
+                games_now = min(exp.games, self.k * CHUNK)
+                if self.on_chunk(self.totals, games_now) is False and self.stopped is None:
+                    self.stopped = "on_chunk"
+
+    def play(self, be, bar) -> None:
+        """Play the jobs left on backend ``be`` (at most ``2 × workers`` tasks in flight),
+        each chunk saved to the store once its parts are in, until done or stopped."""
+        exp = self.exp
+        per_job = parts_per_job(self.nchunks * self.nb - len(self.finished), be.workers)
+        parts: dict[tuple, list] = {}
+        queue = iter_tasks(self.todo(), per_job)
+        inflight: dict = {}
+        exhausted = False
+        first_job = next(self.todo(), None)
+        if self.stopped is None and first_job is not None:
+            b0, c0, _ = first_job
+            be.warm(play_task, exp.game, exp.seed, c0, 1, _task_points(exp, b0),
+                    exp.plugins, exp.metrics)
+        t_play = time.perf_counter()
+        while True:
+            while self.stopped is None and not exhausted and len(inflight) < 2 * be.workers:
+                job = next(queue, None)
+                if job is None:
+                    exhausted = True
+                    break
+                b, c, k, first, n = job
+                fut = be.submit(play_task, exp.game, exp.seed, c, n, _task_points(exp, b),
+                                exp.plugins, exp.metrics, first)
+                inflight[fut] = job
+            if not inflight:
+                break
+            done, _ = be.wait_any(set(inflight))
+            for fut in done:
+                b, c, k, first, _ = inflight.pop(fut)
+                got = parts.setdefault((b, c, k), [])
+                got.append((first, fut.result()))
+                if len(got) < len(_parts(k, per_job)):
+                    continue
+                agg = got[0][1]
+                if len(got) > 1:          # the parts of one chunk, in game order
+                    agg = None
+                    for _, part in sorted(got, key=lambda x: x[0]):
+                        agg = add_into(agg, part)
+                del parts[(b, c, k)]
+                self.store.save(b, c, k, agg)
+                self.played += k * self.pts[b]
+                bar.update(k * self.pts[b])
+                if self.stopped is None:
+                    self.ready[(b, c)] = agg
+            self.fold()
+        self.play_s = time.perf_counter() - t_play
+
+
+def _write_tables(out: Path, results, hists) -> None:
+    for name, table in ((RESULTS, results), (HISTOGRAMS, hists)):
+        buf = io.BytesIO()
+        table.to_parquet(buf, index=False)
+        atomic_write_bytes(out / name, buf.getvalue())
+
+
+def _meta(exp: Experiment, sched: _Schedule, be, scheduler: str | None, fp: str,
+          out: Path | None, other_fingerprints: list, t_start: float) -> dict:
+    """The run's ``meta.json``: the experiment, its points, the games played and why the
+    run stopped, the time it took and where, its fingerprint and the versions."""
+    from demos_sim import __version__
+    from demos_sim.provenance import CONTRACT, git_revision
+
+    games = min(exp.games, sched.k * CHUNK)
+    played, play_s = sched.played, sched.play_s
+    return {
+        "experiment": {"name": exp.name, "path": exp.path, "description": exp.description,
+                       "file": exp.text, "parsed": exp.data},
+        "game": exp.game, "title": exp.adapter.title, "seed": exp.seed,
+        "settings": exp.settings, "grid_keys": list(exp.grid_keys),
+        "metrics": list(exp.metrics),
+        "points": [{"point": p.index, "block": p.block, "players": p.players,
+                    "label": p.label, "values": p.values,
+                    "config": exp.adapter.describe(p.config), "policies": list(p.policies),
+                    "ref_point": p.ref,
+                    "sides": exp.adapter.labels(p.config, "side")} for p in exp.points],
+        "games_per_point": games, "chunks": sched.k, "chunk_size": CHUNK,
+        "games_played": games * len(exp.points),
+        "stop": None if exp.stop is None else {
+            "half_width": exp.stop.half_width, "max_games": exp.stop.max_games,
+            "track": list(exp.stop.track), "widest_half_width": sched.widest},
+        "stopped_by": sched.stopped,
+        "games_played_this_run": played, "games_resumed": sched.resumed,
+        "play_s": play_s, "wall_s": time.perf_counter() - t_start,
+        "games_per_s": played / play_s if played and play_s > 0 else None,
+        "backend": be.name, "workers": be.workers, "scheduler": scheduler,
+        "fingerprint": fp, "contract": CONTRACT, "version": __version__,
+        "git_revision": git_revision(),
+        "versions": _versions(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "files": {RESULTS: sha256_file(out / RESULTS),
+                  HISTOGRAMS: sha256_file(out / HISTOGRAMS)} if out is not None else {},
+        "other_fingerprints": other_fingerprints,
+    }
+
+
 def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int = 1,
                    backend: str = "local", scheduler: str | None = None,
                    quiet: bool = False, dask_processes: bool = True,
@@ -207,8 +365,6 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     Returning ``False`` stops the run there, as a stopping rule would
     (``meta["stopped_by"] == "on_chunk"``); any other return value goes on. The explorer
     (``demos-sim serve``) draws its live intervals and stops on request with it."""
-    from demos_sim import __version__
-    from demos_sim.provenance import CONTRACT, git_revision
     from demos_sim.runner.backends import make_backend
 
     t_start = time.perf_counter()
@@ -222,149 +378,20 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     try:
         store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
                                      "canonical": exp.canonical()}) if keep else _NoStore()
-        # Chunks are made as they are played, never listed (memory flat in the games
-        # count): chunk c holds count_of(c) games, the jobs are (block, chunk, count) in
-        # chunk order, then block order, as chunks_of() would list them.
-        check_games(exp.games)
-        nchunks = -(-exp.games // CHUNK)
-
-        def count_of(c: int) -> int:
-            return min(CHUNK, exp.games - c * CHUNK)
-
-        nb = len(exp.blocks)
-        pts = [len(b.points) for b in exp.blocks]
-        finished = {(b, c, k) for b, c, k in store.finished()
-                    if 0 <= b < nb and 0 <= c < nchunks and k == count_of(c)}
-
-        def todo():
-            for c in range(nchunks):
-                k = count_of(c)
-                for b in range(nb):
-                    if (b, c, k) not in finished:
-                        yield b, c, k
-
-        n_todo = nchunks * nb - len(finished)
-        resumed = sum(k * pts[b] for b, _, k in finished)
-        bar = _progress(exp.games * sum(pts), resumed, quiet, exp.name)
-
-        totals: list[dict | None] = [None] * nb
-        ready: dict[tuple[int, int], dict] = {}    # finished, not yet added (chunk order)
-        state = {"k": 0, "stopped": None, "widest": None}
-
-        def fold():
-            while state["k"] < nchunks and state["stopped"] is None:
-                c = state["k"]
-                k = count_of(c)
-                if not all((b, c) in ready or (b, c, k) in finished for b in range(nb)):
-                    return
-                for b in range(nb):
-                    agg = ready.pop((b, c), None)
-                    if agg is None:
-                        agg = store.load(b, c, k)
-                    totals[b] = add_into(totals[b], agg)
-                state["k"] += 1
-                if exp.stop is not None:
-                    widths = tracked_half_widths(exp, totals)
-                    state["widest"] = max(w for _, w in widths)
-                    if state["widest"] <= exp.stop.half_width:
-                        state["stopped"] = "half_width"
-                if on_chunk is not None:
-                    games_now = min(exp.games, state["k"] * CHUNK)
-                    if on_chunk(totals, games_now) is False and state["stopped"] is None:
-                        state["stopped"] = "on_chunk"
-
-        fold()
-        played, t_play, play_s = 0, None, 0.0
-        per_job = parts_per_job(n_todo, be.workers)
-        parts: dict[tuple, list] = {}
-        queue = iter_tasks(todo(), per_job)
-        inflight: dict = {}
-        exhausted = False
+        sched = _Schedule(exp, store, on_chunk)
+        bar = _progress(exp.games * sum(sched.pts), sched.resumed, quiet, exp.name)
+        sched.fold()
         try:
-            first_job = next(todo(), None)
-            if state["stopped"] is None and first_job is not None:
-                b0, c0, _ = first_job
-                be.warm(play_task, exp.game, exp.seed, c0, 1, _task_points(exp, b0),
-                        exp.plugins, exp.metrics)
-            t_play = time.perf_counter()
-            while True:
-                while (state["stopped"] is None and not exhausted
-                       and len(inflight) < 2 * be.workers):
-                    job = next(queue, None)
-                    if job is None:
-                        exhausted = True
-                        break
-                    b, c, k, first, n = job
-                    fut = be.submit(play_task, exp.game, exp.seed, c, n, _task_points(exp, b),
-                                    exp.plugins, exp.metrics, first)
-                    inflight[fut] = job
-                if not inflight:
-                    break
-                done, _ = be.wait_any(set(inflight))
-                for fut in done:
-                    b, c, k, first, _ = inflight.pop(fut)
-                    got = parts.setdefault((b, c, k), [])
-                    got.append((first, fut.result()))
-                    if len(got) < len(_parts(k, per_job)):
-                        continue
-                    agg = got[0][1]
-                    if len(got) > 1:          # the parts of one chunk, in game order
-                        agg = None
-                        for _, part in sorted(got, key=lambda x: x[0]):
-                            agg = add_into(agg, part)
-                    del parts[(b, c, k)]
-                    store.save(b, c, k, agg)
-                    played += k * pts[b]
-                    bar.update(k * pts[b])
-                    if state["stopped"] is None:
-                        ready[(b, c)] = agg
-                fold()
-            play_s = time.perf_counter() - t_play
+            sched.play(be, bar)
         finally:
             bar.close()
-        if state["stopped"] is None:
-            state["stopped"] = "max_games" if exp.stop is not None else "games"
+        if sched.stopped is None:
+            sched.stopped = "max_games" if exp.stop is not None else "games"
 
-        k_done = state["k"]
-        games = min(exp.games, k_done * CHUNK)
-        results, hists = build_tables(exp, totals)
+        results, hists = build_tables(exp, sched.totals)
         if keep:
-            buf = io.BytesIO()
-            results.to_parquet(buf, index=False)
-            atomic_write_bytes(out / RESULTS, buf.getvalue())
-            buf = io.BytesIO()
-            hists.to_parquet(buf, index=False)
-            atomic_write_bytes(out / HISTOGRAMS, buf.getvalue())
-
-        meta = {
-            "experiment": {"name": exp.name, "path": exp.path, "description": exp.description,
-                           "file": exp.text, "parsed": exp.data},
-            "game": exp.game, "title": exp.adapter.title, "seed": exp.seed,
-            "settings": exp.settings, "grid_keys": list(exp.grid_keys),
-            "metrics": list(exp.metrics),
-            "points": [{"point": p.index, "block": p.block, "players": p.players,
-                        "label": p.label, "values": p.values,
-                        "config": exp.adapter.describe(p.config), "policies": list(p.policies),
-                        "ref_point": p.ref,
-                        "sides": exp.adapter.labels(p.config, "side")} for p in exp.points],
-            "games_per_point": games, "chunks": k_done, "chunk_size": CHUNK,
-            "games_played": games * len(exp.points),
-            "stop": None if exp.stop is None else {
-                "half_width": exp.stop.half_width, "max_games": exp.stop.max_games,
-                "track": list(exp.stop.track), "widest_half_width": state["widest"]},
-            "stopped_by": state["stopped"],
-            "games_played_this_run": played, "games_resumed": resumed,
-            "play_s": play_s, "wall_s": time.perf_counter() - t_start,
-            "games_per_s": played / play_s if played and play_s > 0 else None,
-            "backend": be.name, "workers": be.workers, "scheduler": scheduler,
-            "fingerprint": fp, "contract": CONTRACT, "version": __version__,
-            "git_revision": git_revision(),
-            "versions": _versions(),
-            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            "files": {RESULTS: sha256_file(out / RESULTS),
-                      HISTOGRAMS: sha256_file(out / HISTOGRAMS)} if keep else {},
-            "other_fingerprints": store.other_fingerprints(),
-        }
+            _write_tables(out, results, hists)
+        meta = _meta(exp, sched, be, scheduler, fp, out, store.other_fingerprints(), t_start)
         if keep:
             atomic_write_text(out / META, json.dumps(meta, indent=1, default=str) + "\n")
         return RunResult(out, meta, results, hists)

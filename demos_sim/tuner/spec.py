@@ -14,7 +14,6 @@ import dataclasses
 import itertools
 import json
 import math
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,6 @@ REFUSED = ("grid", "baseline", "stop", "sweep")
 MAX_GRID = 20000                     # largest space enumerated exhaustively
 MAX_1D = 128                         # a one-parameter space this small is always enumerated
 MAX_VALUES = 100000                  # largest range of one parameter
-_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
 
 
 class TuneError(ConfigError):
@@ -197,41 +195,20 @@ class TuneSpec:
 
 
 # --------------------------------------------------------------------------- loading
-def _split_tune(text: str) -> str:
-    """The file's text without its ``[tune…]`` tables (what the runner reads)."""
-    out, skip = [], False
-    for line in text.splitlines(keepends=True):
-        m = _HEADER.match(line)
-        if m:
-            head = m.group(1).replace('"', "").replace("'", "").strip()
-            skip = head == "tune" or head.startswith("tune.")
-        if not skip:
-            out.append(line)
-    return "".join(out)
-
-
 def _seatings(seating: str) -> list[str]:
     return sorted({"".join(p) for p in itertools.permutations(seating)})
 
 
-def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
-    """Read and validate a tune file; :class:`TuneError` (one line) on any problem.
-
-    ``bot`` replaces every ``{bot}`` in the text, as for an experiment file."""
-    path = Path(path)
-
-    def fail(key, problem):
-        raise TuneError(f"{path}: {key}: {problem}")
-
+def _read(path: Path, bot: str | None, fail) -> tuple[str, dict]:
+    """The file's text and its TOML, read once (``{bot}`` replaced by ``bot``)."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise TuneError(f"{path}: file not found") from None
     except (OSError, UnicodeDecodeError) as e:
         raise TuneError(f"{path}: cannot read: {e}") from None
-    sub = text.replace("{bot}", bot) if bot is not None else text
     try:
-        data = tomllib.loads(sub)
+        data = tomllib.loads(text.replace("{bot}", bot) if bot is not None else text)
     except tomllib.TOMLDecodeError as e:
         raise TuneError(f"{path}: invalid TOML: {e}") from None
     if "tune" not in data or not isinstance(data["tune"], dict):
@@ -242,17 +219,11 @@ def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
                       "the points ([tune.params]) and the games (games, [tune] budget)")
     if isinstance(data.get("players"), list):
         fail("players", "a tune file takes one player count")
-    rest = _split_tune(text)
-    rest_data = tomllib.loads(rest.replace("{bot}", bot) if bot is not None else rest)
-    if "tune" in rest_data or {k: v for k, v in data.items() if k != "tune"} != rest_data:
-        fail("tune", "write the tune settings as [tune], [tune.params] and [tune.targets.NAME] "
-                     "tables (no inline or dotted tune keys)")
-    try:                      # the rest is an experiment file: the runner checks it
-        exp = parse_experiment(rest, path, bot=bot)
-    except ConfigError as e:
-        raise TuneError(str(e)) from None
-    ad = exp.adapter
-    tune = data["tune"]
+    return text, data
+
+
+def _budget(tune: dict, exp, fail) -> dict:
+    """The ``[tune]`` budget and sampler, checked."""
     for key in tune:
         if key not in TUNE_KEYS:
             fail(f"tune.{key}", f"unknown key (known: {', '.join(TUNE_KEYS)})")
@@ -263,111 +234,103 @@ def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
             fail(f"tune.{key}", f"must be an integer >= {lo}, got {v!r}")
         return v
 
-    trials = int_at_least("trials", 50, 1)
-    final_games = int_at_least("final_games", 8 * exp.games, 1)
-    top = int_at_least("top", 8, 2)
-    batch = int_at_least("batch", 4, 1)
-    boot = int_at_least("bootstrap", 1000, 100)
-    confirm = int_at_least("confirm_games", 1, 1) if "confirm_games" in tune else 0
-    design = int_at_least("design", 32, 0)
-    max_changes = tune.get("max_changes")
-    if max_changes is not None:
-        max_changes = int_at_least("max_changes", None, 1)
-    sampler = tune.get("sampler", "auto")
-    if sampler not in SAMPLERS:
-        fail("tune.sampler", f"must be one of {', '.join(SAMPLERS)}, got {sampler!r}")
+    out = {"trials": int_at_least("trials", 50, 1),
+           "final_games": int_at_least("final_games", 8 * exp.games, 1),
+           "top": int_at_least("top", 8, 2), "batch": int_at_least("batch", 4, 1),
+           "bootstrap": int_at_least("bootstrap", 1000, 100),
+           "confirm_games": (int_at_least("confirm_games", 1, 1)
+                             if "confirm_games" in tune else 0),
+           "design": int_at_least("design", 32, 0),
+           "max_changes": (int_at_least("max_changes", None, 1)
+                           if tune.get("max_changes") is not None else None),
+           "sampler": tune.get("sampler", "auto")}
+    if out["sampler"] not in SAMPLERS:
+        fail("tune.sampler", f"must be one of {', '.join(SAMPLERS)}, got {out['sampler']!r}")
+    return out
 
-    settings = dict(exp.settings)
-    variants = {}
-    for k, v in data.get("variants", {}).items():
-        variants[k] = ad.check_variant(k, v)
-    base = exp.points[0].config
-    desc = ad.describe(base)
+
+def _values_of(k: str, name: str, spec: dict, desc: dict, fail) -> tuple[list, tuple]:
+    """A parameter's values and ``(low, high, step)`` (None for a list of values)."""
+    if "values" in spec:
+        if set(spec) != {"values"}:
+            fail(k, "give either values or low/high[/step]")
+        vals = spec["values"]
+        if vals == "all":
+            if name != "seating" or not isinstance(desc.get("seating"), str):
+                fail(k, 'values = "all" is for the seating of a team mode')
+            vals = _seatings(desc["seating"])
+        if not isinstance(vals, list) or not vals:
+            fail(k, f"is an empty range (values must be a non-empty list), got {vals!r}")
+        if len({json.dumps(v) for v in vals}) != len(vals):
+            fail(k, "repeats a value")
+        if not all(isinstance(v, (int, str, bool, float)) for v in vals):
+            fail(k, f"values must be integers, strings or booleans, got {vals!r}")
+        return vals, (None, None, None)
+    for sk in ("low", "high"):
+        if sk not in spec:
+            fail(k, f"missing {sk} (or give values = [...])")
+    low, high, step = spec["low"], spec["high"], spec.get("step", 1)
+    for sk, v in (("low", low), ("high", high), ("step", step)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            fail(k, f"{sk} must be an integer, got {v!r}")
+    if step < 1:
+        fail(k, f"step must be at least 1, got {step}")
+    if high < low:
+        fail(k, f"is an empty range: high {high} < low {low}")
+    if (high - low) % step:
+        fail(k, f"high - low ({high - low}) must be a multiple of step {step}")
+    if (high - low) // step + 1 > MAX_VALUES:
+        fail(k, f"has more than {MAX_VALUES} values")
+    return list(range(low, high + 1, step)), (low, high, step)
+
+
+def _param(name: str, spec, ad, desc: dict, settings: dict, variants: dict, data: dict,
+           fail) -> Param:
+    """One ``[tune.params]`` entry: a setting, a variant or an entry ``NAME.i`` of a list
+    variant, with its values and its default in the untuned configuration."""
+    k = f"tune.params.{name}"
+    if not isinstance(spec, dict):
+        fail(k, f"must be a table {{ low = …, high = …[, step = …] }} or {{ values = [...] }}, "
+                f"got {spec!r}")
+    for sk in spec:
+        if sk not in PARAM_KEYS:
+            fail(k, f"unknown key {sk!r} (known: {', '.join(PARAM_KEYS)})")
+    key, index = name, None
     base_var = desc["variants"]
+    if name in ad.settings:
+        where = "setting"
+        default = desc.get(name, settings.get(name))
+    elif name in ad.variant_names():
+        where = "variant"
+        default = base_var[name]
+    elif "." in name and name.rsplit(".", 1)[0] in ad.variant_names():
+        key, idx = name.rsplit(".", 1)
+        where = "entry"
+        lst = base_var[key]
+        if not isinstance(lst, list):
+            fail(k, f"variant {key} is not a list; tune it as {key}")
+        if not idx.isdigit() or int(idx) >= len(lst):
+            fail(k, f"{key} has entries 0–{len(lst) - 1}, got {idx!r}")
+        index = int(idx)
+        default = lst[index]
+    else:
+        fail(k, f"unknown parameter {name!r} (a variant of {ad.title}: "
+                f"{', '.join(ad.variant_names())}; an entry NAME.i of a list variant; "
+                f"or a setting: {', '.join(ad.settings)})")
+    if name in variants or (where == "entry" and key in variants) or \
+            (where == "setting" and name in data):
+        fail(k, "is also fixed in the file (tune it or fix it, not both)")
+    vals, (low, high, step) = _values_of(k, name, spec, desc, fail)
+    return Param(name, where, key, index, tuple(vals), default, low, high, step)
 
-    # parameters
-    raw = tune.get("params")
-    if not isinstance(raw, dict) or not raw:
-        fail("tune.params", "missing or empty (give at least one parameter with a range)")
-    params: list[Param] = []
-    for name, spec in raw.items():
-        k = f"tune.params.{name}"
-        if not isinstance(spec, dict):
-            fail(k, f"must be a table {{ low = …, high = …[, step = …] }} or {{ values = [...] }}, "
-                    f"got {spec!r}")
-        for sk in spec:
-            if sk not in PARAM_KEYS:
-                fail(k, f"unknown key {sk!r} (known: {', '.join(PARAM_KEYS)})")
-        key, index = name, None
-        if name in ad.settings:
-            where = "setting"
-            default = desc.get(name, settings.get(name))
-        elif name in ad.variant_names():
-            where = "variant"
-            default = base_var[name]
-        elif "." in name and name.rsplit(".", 1)[0] in ad.variant_names():
-            key, idx = name.rsplit(".", 1)
-            where = "entry"
-            lst = base_var[key]
-            if not isinstance(lst, list):
-                fail(k, f"variant {key} is not a list; tune it as {key}")
-            if not idx.isdigit() or int(idx) >= len(lst):
-                fail(k, f"{key} has entries 0–{len(lst) - 1}, got {idx!r}")
-            index = int(idx)
-            default = lst[index]
-        else:
-            fail(k, f"unknown parameter {name!r} (a variant of {ad.title}: "
-                    f"{', '.join(ad.variant_names())}; an entry NAME.i of a list variant; "
-                    f"or a setting: {', '.join(ad.settings)})")
-        if name in variants or (where == "entry" and key in variants) or \
-                (where == "setting" and name in data):
-            fail(k, "is also fixed in the file (tune it or fix it, not both)")
-        low = high = step = None
-        if "values" in spec:
-            if set(spec) != {"values"}:
-                fail(k, "give either values or low/high[/step]")
-            vals = spec["values"]
-            if vals == "all":
-                if name != "seating" or not isinstance(desc.get("seating"), str):
-                    fail(k, 'values = "all" is for the seating of a team mode')
-                vals = _seatings(desc["seating"])
-            if not isinstance(vals, list) or not vals:
-                fail(k, f"is an empty range (values must be a non-empty list), got {vals!r}")
-            if len({json.dumps(v) for v in vals}) != len(vals):
-                fail(k, "repeats a value")
-            if not all(isinstance(v, (int, str, bool, float)) for v in vals):
-                fail(k, f"values must be integers, strings or booleans, got {vals!r}")
-        else:
-            for sk in ("low", "high"):
-                if sk not in spec:
-                    fail(k, f"missing {sk} (or give values = [...])")
-            low, high, step = spec["low"], spec["high"], spec.get("step", 1)
-            for sk, v in (("low", low), ("high", high), ("step", step)):
-                if not isinstance(v, int) or isinstance(v, bool):
-                    fail(k, f"{sk} must be an integer, got {v!r}")
-            if step < 1:
-                fail(k, f"step must be at least 1, got {step}")
-            if high < low:
-                fail(k, f"is an empty range: high {high} < low {low}")
-            if (high - low) % step:
-                fail(k, f"high - low ({high - low}) must be a multiple of step {step}")
-            if (high - low) // step + 1 > MAX_VALUES:
-                fail(k, f"has more than {MAX_VALUES} values")
-            vals = list(range(low, high + 1, step))
-        params.append(Param(name, where, key, index, tuple(vals), default, low, high, step))
 
-    targets = _load_targets(tune.get("targets"), ad, base, fail)
-
-    spec = TuneSpec(str(path), text, exp.name, exp, params, targets, trials, exp.games,
-                    final_games, top, sampler, batch, boot, settings, variants, confirm,
-                    design, max_changes)
-    if spec.sampler == "grid" and spec.space_size > MAX_GRID:
-        fail("tune.sampler", f"grid enumerates every point, but the space has "
-                             f"{spec.space_size} (at most {MAX_GRID})")
-    # every value of every parameter, the others at their default (ranges of up to a few
-    # thousand values are all checked; longer ones at their ends and middle)
+def _check_values(spec: TuneSpec, fail) -> None:
+    """Every value of every parameter, the others at their default, makes a configuration
+    whose targets resolve (ranges of up to a few thousand values are all checked; longer
+    ones at their ends and middle)."""
+    ad = spec.adapter
     dflt = spec.default_values()
-    for p in params:
+    for p in spec.params:
         vals = p.values if len(p.values) <= 5000 else (p.values[0], p.values[len(p.values) // 2],
                                                        p.values[-1])
         for v in vals:
@@ -380,6 +343,46 @@ def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
                 raise
             except ConfigError as e:
                 fail(f"tune.params.{p.name}", f"value {v!r}: {e}")
+
+
+def load_tune(path: str | Path, bot: str | None = None) -> TuneSpec:
+    """Read and validate a tune file; :class:`TuneError` (one line) on any problem.
+
+    ``bot`` replaces every ``{bot}`` in the text, as for an experiment file. The TOML is
+    read once: its ``[tune]`` tables here, the rest (an experiment file's keys) by the
+    runner's :func:`~demos_sim.runner.experiment.parse_experiment`."""
+    path = Path(path)
+
+    def fail(key, problem):
+        raise TuneError(f"{path}: {key}: {problem}")
+
+    text, data = _read(path, bot, fail)
+    try:                      # the rest is an experiment file: the runner checks it
+        exp = parse_experiment({k: v for k, v in data.items() if k != "tune"}, path, bot=bot,
+                               text=text)
+    except ConfigError as e:
+        raise TuneError(str(e)) from None
+    ad = exp.adapter
+    tune = data["tune"]
+    budget = _budget(tune, exp, fail)
+    settings = dict(exp.settings)
+    variants = {k: ad.check_variant(k, v) for k, v in data.get("variants", {}).items()}
+    base = exp.points[0].config
+    desc = ad.describe(base)
+    raw = tune.get("params")
+    if not isinstance(raw, dict) or not raw:
+        fail("tune.params", "missing or empty (give at least one parameter with a range)")
+    params = [_param(name, spec, ad, desc, settings, variants, data, fail)
+              for name, spec in raw.items()]
+    targets = _load_targets(tune.get("targets"), ad, base, fail)
+    spec = TuneSpec(str(path), text, exp.name, exp, params, targets, budget["trials"],
+                    exp.games, budget["final_games"], budget["top"], budget["sampler"],
+                    budget["batch"], budget["bootstrap"], settings, variants,
+                    budget["confirm_games"], budget["design"], budget["max_changes"])
+    if spec.sampler == "grid" and spec.space_size > MAX_GRID:
+        fail("tune.sampler", f"grid enumerates every point, but the space has "
+                             f"{spec.space_size} (at most {MAX_GRID})")
+    _check_values(spec, fail)
     return spec
 
 

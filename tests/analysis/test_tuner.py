@@ -204,6 +204,29 @@ def test_real_tune_through_the_cli(tmp_path, capsys):
         assert r["diff"] == 0 and r["diff_ci_low"] <= 0 <= r["diff_ci_high"]
 
 
+def test_a_tune_file_is_read_once_however_its_tables_are_written(tmp_path, monkeypatch):
+    """load_tune reads the TOML once (the runner's parse_experiment takes the rest as
+    data), so the [tune] tables may also be written inline: the same spec."""
+    import tomllib
+
+    reads = []
+    loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda text: reads.append(1) or loads(text))
+    tables = load_tune(_file(tmp_path, HEAD.format(seed=2, games=256) + REAL))
+    assert len(reads) == 1
+    inline = HEAD.format(seed=2, games=256) + (
+        'tune = { trials = 6, final_games = 1024, top = 3, params = { carre_points = '
+        '{ values = [20, 30] }, team_vetoes = { low = 1, high = 3 } }, targets = { parity = '
+        '{ metric = "seat_parity" }, rounds = { metric = "rounds", goal = 12, '
+        'weight = 0.01 } } }\n')
+    other = load_tune(_file(tmp_path, inline, "inline.toml"))
+    for f in ("params", "targets", "trials", "games", "final_games", "top", "sampler",
+              "batch", "bootstrap", "settings", "variants", "confirm_games", "design",
+              "max_changes"):
+        assert getattr(other, f) == getattr(tables, f), f
+    assert other.base_config == tables.base_config and other.policies == tables.policies
+
+
 CANDS = [{"carre_points": 20, "team_vetoes": 1}, {"carre_points": 30, "team_vetoes": 1},
          {"carre_points": 24, "team_vetoes": 2}]
 

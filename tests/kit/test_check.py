@@ -163,8 +163,13 @@ def test_a_reference_policy_is_checked_as_a_match_plays_it_and_exempt_from_M2(tm
 
         register("t_ck_truth", reference="t_ck_truth")(truth)
     '''))
+    from demos_sim.demos.policies import REGISTRY
+
     out = io.StringIO()
-    assert CK.check_policies(str(path), games=1, out=out) == 0
+    try:
+        assert CK.check_policies(str(path), games=1, out=out) == 0
+    finally:               # the built-in references stay the only ones (test_omniscient)
+        REGISTRY.unregister("t_ck_truth")
     text = " ".join(out.getvalue().split())
     assert "played as a match plays them" in text and "exempt M2" in text
     assert "unchanged when the hidden" not in text

@@ -23,7 +23,7 @@ from demos_sim.demos import layout as L
 from demos_sim.demos.policies import POLICY_SIG, get, register
 from demos_sim.demos.rules import DemosConfig
 from demos_sim.demos.sim import policy_tuple
-from demos_sim.registry import N_PARAMS, load_plugin
+from demos_sim.registry import N_PARAMS, Policy, load_plugin
 from demos_sim.rng import below
 from demos_sim.sim_common import chunk_game_keys
 
@@ -434,12 +434,12 @@ def test_a_reference_policy_decides_with_the_truth_block_as_in_a_game():
     """A reference (``register(..., reference=...)``, like ``omniscient``) is asked with
     the truth block filled and its seat's C_TRUTH bit set, as a game plays it; any other
     policy sees the observation alone (M2)."""
-    register("t_kit_truth", reference="t_kit_truth")(_reads_truth)
-    register("t_kit_blind")(_reads_truth)
+    params = np.zeros(N_PARAMS)         # not registered: the registry stays as it is
+    reference = Policy("t_kit_truth", _reads_truth, params, reference="t_kit_truth")
     pos = position(hand="7S 8S 9S 2H 5D", kind="secret", hands={1: "6D 3C 4C 7H 8H"},
                    public={1: "3D", 2: "4D", 3: "1H", 0: "10S"})
-    assert pos.decide("t_kit_truth").index == 1          # sees seat 1's 6D
-    assert pos.decide("t_kit_blind").index == 0          # M2: no truth block
+    assert pos.decide(reference).index == 1              # sees seat 1's 6D
+    assert pos.decide(Policy("t_kit_blind", _reads_truth, params)).index == 0   # M2 only
     assert not pos.obs[L.O_T_ON:].any()                  # the position's own obs: M2 only
     truth = pos.observation(reference=True)
     assert truth[L.O_T_ON] == 1 and truth[L.O_T_HAND + 1] == pos.st[L.S_HAND + 1]

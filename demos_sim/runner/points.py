@@ -120,7 +120,7 @@ def play_points(game: str, points: list[Point], games: int | list[int], seed: in
     from demos_sim.game import get_game
     from demos_sim.provenance import CONTRACT, git_revision
     from demos_sim.runner.backends import make_backend
-    from demos_sim.runner.run import _progress
+    from demos_sim.runner.run import progress_bar
     from demos_sim.runner.store import atomic_write_bytes, code_digest
     from demos_sim.sim_common import clean_parts, note_cleaned
 
@@ -179,7 +179,7 @@ def play_points(game: str, points: list[Point], games: int | list[int], seed: in
                     resumed += count
                     continue
             todo.append((i, chunk, first, count, at, path))
-        bar = _progress(sum(n_games), resumed, quiet, desc)
+        bar = progress_bar(sum(n_games), resumed, quiet, desc)
         if todo:
             i, chunk, first, _, _, _ = todo[0]
             p = points[i]

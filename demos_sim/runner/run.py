@@ -67,7 +67,7 @@ def _task_points(exp: Experiment, block: int) -> list[tuple]:
             for i in exp.blocks[block].points]
 
 
-def _progress(total: int, initial: int, quiet: bool, desc: str):
+def progress_bar(total: int, initial: int, quiet: bool, desc: str):
     """A progress bar on a terminal; plain lines elsewhere (``make demo`` in CI, a log
     file: :class:`PlainProgress`); nothing with ``quiet``."""
     if not quiet and not sys.stderr.isatty():
@@ -379,7 +379,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
         store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
                                      "canonical": exp.canonical()}) if keep else _NoStore()
         sched = _Schedule(exp, store, on_chunk)
-        bar = _progress(exp.games * sum(sched.pts), sched.resumed, quiet, exp.name)
+        bar = progress_bar(exp.games * sum(sched.pts), sched.resumed, quiet, exp.name)
         sched.fold()
         try:
             sched.play(be, bar)

@@ -86,10 +86,10 @@ def test_lines_off_a_terminal_a_bar_on_one_nothing_when_quiet(monkeypatch):
             return self.tty
 
     monkeypatch.setattr(R.sys, "stderr", Stream(False))
-    assert isinstance(R._progress(100, 0, False, "x"), R.PlainProgress)
-    quiet = R._progress(100, 0, True, "x")          # quiet: a disabled bar, no lines
+    assert isinstance(R.progress_bar(100, 0, False, "x"), R.PlainProgress)
+    quiet = R.progress_bar(100, 0, True, "x")          # quiet: a disabled bar, no lines
     assert not isinstance(quiet, R.PlainProgress) and quiet.disable
     monkeypatch.setattr(R.sys, "stderr", Stream(True))
-    bar = R._progress(100, 0, False, "x")
+    bar = R.progress_bar(100, 0, False, "x")
     assert not isinstance(bar, R.PlainProgress) and not bar.disable
     bar.close()

@@ -82,3 +82,33 @@ def test_rungs_and_key_figures(tables):
     assert set(kf["bot"]) == set(tuning.RUNGS)
     found, flags = tuning.findings(t)
     assert any(f.startswith("Best setting") for f in found)
+
+
+def test_rung_replays_are_kept_and_read_back(tables, monkeypatch):
+    """The next rungs' replays keep their games beside the runs (runs/confirm, the
+    runner's play_points store): replayed again they play nothing and give the section's
+    rows."""
+    import json
+
+    from demos_sim.analysis.core.protocol import experiment_path
+    from demos_sim.runner import points
+    from demos_sim.tuner.spec import load_tune
+
+    t, out = tables
+    bot = "heuristic"
+    spec = load_tune(experiment_path(tuning.TUNE_FILE), bot=next(iter(tuning.RUNGS)))
+    s = json.loads((out / "runs" / spec.name / "summary.json").read_text())
+    spec_b = load_tune(experiment_path(tuning.TUNE_FILE), bot=bot).with_budget(
+        games=GAMES, final_games=8 * GAMES)
+    n = round(s["confirmation"]["games"] * tuning.RUNGS[bot])
+    counts = []
+    piece = points.play_piece
+    monkeypatch.setattr(points, "play_piece", lambda *a: counts.append(a[7]) or piece(*a))
+    rows = tuning._rung_rows(spec_b, s, bot, n, 1, s["confirmation"]["first_chunk"],
+                             store=out / "runs" / "confirm")
+    assert counts == []                       # every game read back
+    saved = t["rungs"][t["rungs"]["bot"] == bot].reset_index(drop=True)
+    assert len(rows) == len(saved) and n == int(saved["games"].iloc[0])
+    for r, (_, x) in zip(rows, saved.iterrows()):
+        assert (r["role"], r["measure"]) == (x["role"], x["measure"])
+        assert r["value"] == pytest.approx(x["value"], rel=1e-12, abs=1e-15)

@@ -28,7 +28,6 @@ import time
 import warnings
 
 import numpy as np
-from numba import njit
 
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
 
@@ -43,13 +42,14 @@ from demos_sim.demos.positions import position  # noqa: E402
 from demos_sim.demos.rules import DemosConfig  # noqa: E402
 from demos_sim.demos.scoring import best_combo, round_key  # noqa: E402
 from demos_sim.demos.sim import policy_tuple  # noqa: E402
+from demos_sim.jit import kernel  # noqa: E402
 from demos_sim.rng import below, shuffle_inplace  # noqa: E402
 from demos_sim.sim_common import chunk_game_keys  # noqa: E402
 
 TARGET_NS = {"greedy": 1e9 / 1_500_000, "random": 1e9 / 3_000_000}
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@kernel(POLICY_SIG)
 def _counting_random(cfg, obs, opts, n_opts, params, rng):
     """``random``, counting its decisions (params[0]) and their options (params[1])."""
     params[0] += 1.0
@@ -94,7 +94,7 @@ def decisions(games: int) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ the pieces, alone
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_shuffle(calls, deck, state):
     s = 0
     for _ in range(calls):
@@ -103,7 +103,7 @@ def _loop_shuffle(calls, deck, state):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_observe(calls, st, cfg, row, game_part):
     s = 0
     for i in range(calls):
@@ -115,7 +115,7 @@ def _loop_observe(calls, st, cfg, row, game_part):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_policy_call(calls, fns, cfg, row, opts, params, prng):
     s = 0
     for i in range(calls):
@@ -123,7 +123,7 @@ def _loop_policy_call(calls, fns, cfg, row, opts, params, prng):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_options(calls, hands, tables, opts):
     s = 0
     m = hands.shape[0]
@@ -132,7 +132,7 @@ def _loop_options(calls, hands, tables, opts):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_best_combo(calls, hands, sr):
     s = 0
     m = hands.shape[0]
@@ -143,7 +143,7 @@ def _loop_best_combo(calls, hands, sr):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_blind(calls, hands, sr, weight):
     s = 0
     m = hands.shape[0]
@@ -152,7 +152,7 @@ def _loop_blind(calls, hands, sr, weight):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@kernel
 def _loop_discard_take(calls, hands, tables, sr, weight):
     s = 0
     m = hands.shape[0]

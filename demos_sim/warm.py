@@ -24,6 +24,7 @@ def warm(games: tuple[str, ...]) -> list[tuple[str, float]]:
     (which compiles the game's kernel with every registered policy); seconds taken."""
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     from demos_sim.game import get_game
+    from demos_sim.runner.points import play_piece
 
     out = []
     for name in games:
@@ -33,7 +34,7 @@ def warm(games: tuple[str, ...]) -> list[tuple[str, float]]:
         cfg = ad.config_from_options({}, n, {})
         ad.policies.REGISTRY.load_builtins()    # every policy module: compiled when defined
         policy = ad.policies.available()[0]
-        ad.play(cfg, [policy] * n, (), 1, 0, 2)
+        play_piece(name, cfg, (policy,) * n, (), 1, 0, 0, 2, None)   # the runner's task
         out.append((name, time.perf_counter() - t))
     return out
 

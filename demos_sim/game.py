@@ -249,6 +249,12 @@ class Game:
         return importlib.import_module(f"demos_sim.{self.name}.record").iter_records(
             config, specs, games, seed)
 
+    def decisions(self, config, specs: list[str], index: int, seed: int):
+        """Every decision of game ``index`` of ``seed`` (the game ``iter_records`` gives
+        at that index) as the deciding seat saw it, with the bot's values where it shows
+        them (the explorer's replay); None for a game that does not list them."""
+        return None
+
     def source_files(self) -> list[Path]:
         raise NotImplementedError
 

@@ -293,6 +293,11 @@ class DemosGame(Game):
         ``best_response.py``): the vector, how it was found, the confirmation."""
         return tuned_toml(res, command, Path(path).stem)
 
+    def decisions(self, config, specs, index, seed):
+        from demos_sim.demos.decisions import play_decisions
+
+        return play_decisions(config, list(specs), index, seed)
+
     def source_files(self):
         files = sorted((_PKG / "demos").rglob("*.py"))
         files += [_PKG / f for f in ("rng.py", "bits.py", "cards.py", "sim_common.py",

@@ -2,7 +2,7 @@
 (GAME_RECORD.md, contract 2): each player's hand, what each seat did, who won the round,
 the scores, how the game ended, and the round where it swung. Every line reads a field
 of the record; a DĒMOS replay also lists every decision with the bot's reason
-(:mod:`demos_sim.explorer.decisions`, the same game played again with its decisions kept).
+(:meth:`demos_sim.game.Game.decisions`: the same game played again with its decisions kept).
 
 *The swing* (:func:`swing`): the round whose result last changed the lead — after each
 round the leaders are the seats with the most points so far (DĒMOS cumulative points,
@@ -358,9 +358,7 @@ def sample(setup, which: str = "change", index: int = 0, cancelled=None) -> Repl
         if cancelled is not None and cancelled():
             return None
     rep = replay(rec)
-    if g.name == "demos":
-        from demos_sim.explorer.decisions import play_decisions
-
-        rep.decisions = decision_rows(play_decisions(cfg, specs, index, setup.seed),
-                                      len(rep.rounds))
+    found = g.decisions(cfg, specs, index, setup.seed)     # None: the game lists none
+    if found is not None:
+        rep.decisions = decision_rows(found, len(rep.rounds))
     return rep

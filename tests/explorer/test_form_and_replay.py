@@ -153,7 +153,7 @@ def test_downloads_carry_the_seed_setup_and_contract(client):
 
 
 def test_greedy_reasons_explain_its_choices_and_the_game_is_the_record():
-    from demos_sim.explorer.decisions import play_decisions
+    from demos_sim.demos.decisions import play_decisions
 
     g = get_game("demos")
     for mode, players in (("individual", 4), ("2v3", None)):

@@ -1,4 +1,5 @@
-"""Every decision of one DĒMOS sample game as the deciding seat saw it, with the bot's reason.
+"""Every decision of one DĒMOS sample game as the deciding seat saw it, with the bot's reason
+(``DemosGame.decisions``: the explorer's replay lists them).
 
 The sample game is played again exactly as its record (the same configuration, bots and
 deal key as :func:`demos_sim.demos.record.iter_records`), with each seat's policy wrapped

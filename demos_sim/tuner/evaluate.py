@@ -72,7 +72,10 @@ class Evaluator:
         self.games_played = 0       # games evaluated (cache hits not counted; resumed ones are)
         self.games_resumed = 0      # … of which read back from the store
         self._backend = None
-        if play_hook is None:       # a bad backend or scheduler stops here, before any game
+        # the runner's backend, opened once and handed to every play_points call (a Dask
+        # LocalCluster started per call costs 7-10 s, a tune makes dozens of calls); a bad
+        # backend or scheduler stops here, before any game
+        if play_hook is None:
             from demos_sim.runner.backends import make_backend
 
             self._backend = make_backend(backend, workers, scheduler)

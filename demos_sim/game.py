@@ -249,6 +249,15 @@ class Game:
         return importlib.import_module(f"demos_sim.{self.name}.record").iter_records(
             config, specs, games, seed)
 
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` (a figure's name, lower case) names this game."""
+        return self.name in text or self.title.lower() in text
+
+    def ladder_chain(self, figure: str) -> str | None:
+        """The chain of the committed ladder (``results/ladder``) whose order of bots holds
+        for ``figure`` (its name, lower case) of this game; None when it names none."""
+        return self.name
+
     def decisions(self, config, specs: list[str], index: int, seed: int):
         """Every decision of game ``index`` of ``seed`` (the game ``iter_records`` gives
         at that index) as the deciding seat saw it, with the bot's values where it shows

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import numpy as np
@@ -152,6 +154,16 @@ class ProtocoleGame(Game):
             "seat_edge": edge.astype(np.int64),
         }
         return {m: out[m] for m in self.needed(metrics)}
+
+    def ladder_chain(self, figure):
+        """Protocole figures name their mode: all together (``coop``: level steps, a
+        variant's effect on the team win rate) on the coop chain, ``each`` on the each
+        chain; a figure naming both or neither has none."""
+        coop = re.search(r"\bcoop\b", figure) is not None
+        each = re.search(r"\beach\b", figure) is not None
+        if coop == each:
+            return None
+        return "protocole coop" if coop else "protocole each"
 
     def source_files(self):
         files = sorted((_PKG / "protocole").rglob("*.py"))

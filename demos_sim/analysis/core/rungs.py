@@ -130,21 +130,13 @@ def family(analysis: str, figure: str) -> str | None:
     variant's effect on the team win rate, ``Protocole coop …``) are on the coop chain,
     ``each`` figures (seat edges, ``each`` variants) on the each chain. The variants
     analysis names the game in the figure (``variants: DĒMOS …``/``Protocole …``)."""
+    from demos_sim.game import GAMES, get_game
+
     f = figure.lower()
-    game = names.GAMES.get(analysis)
-    if game == "assemblee":
-        return "assemblee"
-    if game == "protocole" or "protocole" in f:
-        has_coop = re.search(r"\bcoop\b", f) is not None
-        has_each = re.search(r"\beach\b", f) is not None
-        if has_coop and not has_each:
-            return "protocole coop"
-        if has_each and not has_coop:
-            return "protocole each"
-        return None
-    if game == "demos" or "dēmos" in f or "demos" in f:
-        return "demos"
-    return None
+    name = names.GAMES.get(analysis)
+    if name is None:          # an analysis of several games: the figure names its game
+        name = next((n for n in GAMES if get_game(n).named_in(f)), None)
+    return get_game(name).ladder_chain(f) if name in GAMES else None
 
 
 def order(chains: dict[str, Chain], analysis: str, figure: str,

@@ -240,8 +240,9 @@ def parse_experiment(data: dict, path: str | Path, bot: str | None = None,
     setting by :meth:`Game.check_setting`, variants and the structure by the game's
     configuration (:meth:`Game.make_config`), policy specs by :func:`demos_sim.restricted.
     lineup`."""
-    if isinstance(data, str):     # the text of a file: tuner/spec.py until it passes its data
-        return loads_experiment(data, path, bot)
+    if not isinstance(data, dict):
+        raise TypeError("parse_experiment takes the experiment's data (a dict); "
+                        "loads_experiment reads a text")
     path = Path(path)
     P = _Parser(path)
     if bot is not None:

@@ -376,7 +376,7 @@ def run_experiment(exp: Experiment, out: str | Path | None = None, workers: int 
     be = make_backend(backend, workers, scheduler, dask_processes)   # refuses bad options
     store = None
     try:
-        store = ChunkStore(out, fp, {"fingerprint": fp, "experiment_file": exp.text,
+        store = ChunkStore(out, fp, {"fingerprint": fp, "experiment": exp.source(),
                                      "canonical": exp.canonical()}) if keep else _NoStore()
         sched = _Schedule(exp, store, on_chunk)
         bar = progress_bar(exp.games * sum(sched.pts), sched.resumed, quiet, exp.name)

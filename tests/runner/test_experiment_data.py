@@ -77,3 +77,27 @@ def test_the_source_names_the_text_by_its_digest(tmp_path):
     text = TEXT.replace("{bot}", "greedy")
     assert exp.source() == {"path": str(path),
                             "sha256": hashlib.sha256(text.encode()).hexdigest()}
+
+
+def test_a_runs_text_is_kept_once(tmp_path):
+    """meta.json holds the experiment's text; the chunk folder names it by its digest."""
+    import hashlib
+    import json
+
+    from demos_sim.runner.run import run_experiment
+
+    path = tmp_path / "once.toml"
+    path.write_text(TEXT.replace("games = 50", "games = 20"))
+    exp = load_experiment(path, bot="greedy")
+    run_experiment(exp, out=tmp_path / "out", quiet=True)
+    meta = json.loads((tmp_path / "out" / "meta.json").read_text())
+    assert meta["experiment"]["file"] == exp.text
+    [info] = (tmp_path / "out" / "chunks").glob("*/experiment.json")
+    kept = json.loads(info.read_text())
+    assert exp.text not in info.read_text() and "experiment_file" not in kept
+    assert kept["experiment"]["sha256"] == hashlib.sha256(exp.text.encode()).hexdigest()
+
+
+def test_a_text_is_not_data():
+    with pytest.raises(TypeError, match="loads_experiment reads a text"):
+        parse_experiment(TEXT, "x.toml", bot="greedy")

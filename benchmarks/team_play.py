@@ -28,7 +28,7 @@ def measure(mode: str, policy: str, games: int, seed: int) -> dict:
 
     g = get_game("demos")
     config = g.make_config({"mode": mode}, None, {})
-    out = g.play(config, [policy] * config.players, (), seed, 0, games)
+    out = g.play(config, [policy] * config.players, seed, 0, games)
     labels = config.side_labels()
     share = out["win_share"] / SHARE_SCALE
     mean = share.mean(0)

@@ -11,7 +11,7 @@ import warnings
 
 from demos_sim import ConfigError
 from demos_sim.game import CLI_SETTINGS, GAMES, get_game, parse_set
-from demos_sim.restricted import Lineup, lineup, load_plugins
+from demos_sim.restricted import Lineup, lineup
 
 
 DESCRIPTION = """\
@@ -181,7 +181,7 @@ def cmd_sweep(args) -> int:
 
     game = _game(args)
     _workers(args)
-    load_plugins(game, args.plugin)
+    game.load_plugins(args.plugin)
     name, values, fixed = split_sets(parse_set(args.set))
     plan = plan_sweep(args.game, name, values, _settings(args), args.players, fixed,
                       policies=args.policies.split(",") if args.policies else None,
@@ -222,7 +222,7 @@ def cmd_solve(args) -> int:
 
     game = _game(args)
     _workers(args)
-    load_plugins(game, args.plugin)
+    game.load_plugins(args.plugin)
     target = parse_target(args.target)
     bounds = parse_bounds(args.range) if args.range is not None else None
     if args.confirm_games is not None and args.confirm_games < 1:
@@ -261,7 +261,7 @@ def cmd_record(args) -> int:
 def cmd_policies(args) -> int:
     game = _game(args)
     registry = game.policies
-    load_plugins(game, args.plugin)
+    game.load_plugins(args.plugin)
     for name in registry.available():
         p = registry.describe(name)     # the declared table: no policy module imported
         flags = f"  (restricted: {', '.join(name + ':' + f for f in p.flags)})" if p.flags else ""

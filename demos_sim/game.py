@@ -171,10 +171,20 @@ class Game:
         return importlib.import_module(self.policies_module)
 
     def load_plugin(self, plugin: str) -> None:
-        """Import a module or ``.py`` file that registers extra policies."""
+        """Import a module or ``.py`` file that registers extra policies (a game may read
+        other plugins: L'Assemblée's persona files)."""
         from demos_sim.registry import load_plugin
 
         load_plugin(plugin)
+
+    def load_plugins(self, plugins) -> None:
+        """Load ``plugins`` into this process, each once: the one place a process loads
+        them — the main process when it reads the policies
+        (:func:`demos_sim.restricted.lineup`), a worker when it starts a task
+        (:mod:`demos_sim.runner.tasks`, :mod:`demos_sim.runner.points`). One-line
+        errors."""
+        for plugin in plugins:
+            self.load_plugin(plugin)
 
     def loaded_plugins(self) -> tuple[str, ...]:
         """Plugins loaded so far in this process (worker processes load them again)."""
@@ -186,22 +196,17 @@ class Game:
         """The policy every seat plays when ``--policies`` is not given."""
         return self.default_policy
 
-    def check_policies(self, specs: list[str], players: int, plugins: list[str]) -> list[str]:
-        """Load ``plugins``, resolve ``specs`` (one-line error on an unknown policy)."""
-        for plugin in plugins:
-            self.load_plugin(plugin)
-        return [p.name for p in self.policies.resolve(list(specs), players)]
-
     # ---------------------------------------------------------------- playing
-    def play(self, config, specs: list[str], plugins: tuple, seed: int, chunk: int,
-             count: int, metrics=None, first: int = 0) -> dict[str, np.ndarray]:
+    def play(self, config, specs: list[str], seed: int, chunk: int, count: int,
+             metrics=None, first: int = 0) -> dict[str, np.ndarray]:
         """Games ``first … first+count-1`` of chunk ``chunk``: quantity -> int64 (count, m)
         (a chunk played in parts gives the same games: :func:`demos_sim.sim_common.play_rows`).
 
         ``metrics`` (names, or None for all) are the quantities wanted, with their ratio
         denominators (:meth:`needed`); a game may skip the work of the others (DĒMOS turns
         its kernel statistics off when no wanted quantity needs them). The games played are
-        the same whatever is asked.
+        the same whatever is asked. The policies' plugins are already loaded in this
+        process (:meth:`load_plugins`).
         """
         raise NotImplementedError
 

@@ -20,7 +20,7 @@ policies that reuse a built-in flag name (``mybot:noveto``) are held to the same
 flag names are the game's vocabulary (docs/writing-a-bot.md).
 
 :func:`lineup` is the one place where the policy specs and the configuration meet: it
-loads the plugins (:func:`load_plugins`, the one place a process loads them; the runner's
+loads the plugins (:meth:`demos_sim.game.Game.load_plugins`, the one place a process loads them; the runner's
 workers load a run's plugins when they start), reads the specs once through the game's
 registry — which alone expands "one spec for every seat" and checks names, flags,
 budgets and the count (:meth:`demos_sim.registry.PolicyRegistry.resolve`) — and refuses
@@ -133,19 +133,12 @@ class Lineup:
         return reference_note(list(self.policies))
 
 
-def load_plugins(game, plugins) -> None:
-    """Load policy plugins (modules, ``.py`` files, L'Assemblée persona files) into this
-    process, each once (:meth:`demos_sim.game.Game.load_plugin`); one-line errors."""
-    for plugin in plugins:
-        game.load_plugin(plugin)
-
-
 def lineup(game, specs, config, plugins=()) -> Lineup:
     """The :class:`Lineup` of ``specs`` — a list, or one comma-separated string; one spec
     by seat, or one for every seat — for ``config``'s seats, ``plugins`` loaded first.
     One-line :class:`~demos_sim.ConfigError` on an unknown policy, a bad flag or budget, a
     wrong count, an idle restricted form (module docstring)."""
-    load_plugins(game, plugins)
+    game.load_plugins(plugins)
     if isinstance(specs, str):
         specs = specs.split(",")
     policies = game.policies.resolve(list(specs), game.players_of(config))

@@ -79,14 +79,14 @@ def game_key(seed: int, g: int) -> tuple[np.uint64, list[int]]:
 
 
 def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, res_len: int,
-              diag_len: int, seed: int, chunk: int, count: int, plugins: tuple = (),
+              diag_len: int, seed: int, chunk: int, count: int,
               truth_slot: int | None = None, first: int = 0):
     """Games ``first … first+count-1`` of chunk ``chunk`` through a game's ``play_batch``
     kernel (a game's deal and every policy's chance come from its key alone, so a chunk
     played in parts gives the same games).
 
-    ``policies`` is a function returning the resolved policies (called after the
-    ``plugins`` are loaded, so worker processes know the user's policies too). Returns
+    ``policies`` is a function returning the resolved policies (the user's plugins are
+    already loaded in this process: :meth:`demos_sim.game.Game.load_plugins`). Returns
     the per-game result rows (count, res_len) and the kernel's diagnostics vector; raises
     when the kernel flagged an error (:func:`demos_sim.kernel.check_errors`).
 
@@ -95,10 +95,8 @@ def play_rows(play_batch: Callable, cfg_arr: np.ndarray, policies, maxp: int, re
     policy in a game without one is refused.
     """
     from demos_sim.kernel import check_errors
-    from demos_sim.registry import load_plugin, policy_tuple, reference_mask
+    from demos_sim.registry import policy_tuple, reference_mask
 
-    for plugin in plugins:
-        load_plugin(plugin)
     pols = policies()
     mask = reference_mask(pols)
     if mask:

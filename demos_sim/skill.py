@@ -403,8 +403,7 @@ def _cmd_skill(args) -> int:
     from demos_sim.game import CLI_SETTINGS, get_game, parse_set
 
     g = get_game(args.game)
-    for plugin in args.plugin:
-        g.load_plugin(plugin)
+    g.load_plugins(args.plugin)
     if args.speed_games < 0:
         raise ConfigError("--speed-games must be at least 0")
     if args.out:

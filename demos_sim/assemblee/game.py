@@ -155,12 +155,12 @@ class AssembleeGame(Game):
 
         return tuple(loaded_extensions())
 
-    def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
+    def play(self, config, specs, seed, chunk, count, metrics=None, first=0):
         from demos_sim.assemblee import layout as L
         from demos_sim.assemblee.sim import play_chunk
 
         res = play_chunk(config.to_array(), list(specs), seed, config.players,
-                         tuple(plugins), chunk, count, first)
+                         chunk, count, first)
         n = config.players
         nwin = res[:, L.R_NWIN]
         units = np.where(nwin > 0, SCALE // np.maximum(nwin, 1), 0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from demos_sim.assemblee import layout as L
-from demos_sim.assemblee.policies import Policy, load_extension, resolve
+from demos_sim.assemblee.policies import Policy, resolve
 from demos_sim.registry import policy_tuple as _policy_tuple
 from demos_sim.sim_common import play_rows
 
@@ -21,15 +21,7 @@ def policy_tuple(policies: list[Policy]):
     return _policy_tuple(policies, L.MAXP)
 
 
-def _policies(specs, players: int, plugins) -> list[Policy]:
-    """The seats' policies, once the plugins and persona files (A11) are loaded."""
-    for plugin in plugins:
-        load_extension(plugin)
-    return resolve(list(specs), players)
-
-
-def play_games(cfg_arr, specs, seed, players, plugins, chunk, count, check_obs=False,
-               first=0):
+def play_games(cfg_arr, specs, seed, players, chunk, count, check_obs=False, first=0):
     """Per-game result rows and diagnostics of games ``first … first+count-1`` of chunk
     ``chunk`` (:func:`demos_sim.sim_common.play_rows`: the chunk's keys, and one line
     when the kernel flagged an error); ``check_obs``: the M2 check on."""
@@ -37,12 +29,12 @@ def play_games(cfg_arr, specs, seed, players, plugins, chunk, count, check_obs=F
 
     cfg = cfg_arr.copy()
     cfg[L.C_CHECK_OBS] = 1 if check_obs else cfg[L.C_CHECK_OBS]
-    return play_rows(play_batch, cfg, lambda: _policies(specs, players, plugins), L.MAXP,
+    return play_rows(play_batch, cfg, lambda: resolve(list(specs), players), L.MAXP,
                      L.RES_LEN, DIAG_LEN, seed, chunk, count, first=first)
 
 
 def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-               plugins: tuple, chunk: int, count: int, first: int = 0) -> np.ndarray:
+               chunk: int, count: int, first: int = 0) -> np.ndarray:
     """Games ``first … first+count-1`` of chunk ``chunk``: per-game result rows (``R_*``
     of :mod:`demos_sim.assemblee.layout`), for the experiment runner."""
-    return play_games(cfg_arr, specs, seed, players, plugins, chunk, count, first=first)[0]
+    return play_games(cfg_arr, specs, seed, players, chunk, count, first=first)[0]

@@ -175,14 +175,14 @@ class DemosGame(Game):
         out.update(config.trial_rules())    # trial rules outside contract 2, when on
         return out
 
-    def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
+    def play(self, config, specs, seed, chunk, count, metrics=None, first=0):
         from demos_sim.demos import layout as L
         from demos_sim.demos.sim import play_chunk
 
         want = self.needed(metrics)
         stats = not set(want) <= _NO_STATS
         res = play_chunk(config.to_array(stats=stats), list(specs), seed, config.players,
-                         tuple(plugins), chunk, count, first)
+                         chunk, count, first)
         if not stats:
             return self._basic(config, res, count, want)
         nsides = len(config.side_labels())

@@ -27,7 +27,7 @@ def policy_tuple(policies: list[Policy]):
 
 
 def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-               plugins: tuple, chunk: int, count: int, first: int = 0) -> np.ndarray:
+               chunk: int, count: int, first: int = 0) -> np.ndarray:
     """Play games ``first … first+count-1`` of chunk ``chunk``; per-game result rows.
 
     Returns
@@ -39,6 +39,6 @@ def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
     from demos_sim.demos.engine import DIAG_LEN, play_batch
 
     res, _ = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
-                       L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins,
+                       L.RES_LEN, DIAG_LEN, seed, chunk, count,
                        truth_slot=L.C_TRUTH, first=first)
     return res

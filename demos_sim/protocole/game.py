@@ -101,11 +101,11 @@ class ProtocoleGame(Game):
         return {"mode": config.mode, "level": config.level, "players": config.players,
                 "variants": dict(config.variants)}
 
-    def play(self, config, specs, plugins, seed, chunk, count, metrics=None, first=0):
+    def play(self, config, specs, seed, chunk, count, metrics=None, first=0):
         from demos_sim.protocole import layout as L
         from demos_sim.protocole.sim import play_chunk
 
-        res = play_chunk(config.to_array(), list(specs), seed, config.players, tuple(plugins),
+        res = play_chunk(config.to_array(), list(specs), seed, config.players,
                          chunk, count, first)
         n = config.players
         nwin = res[:, L.R_NWIN]

@@ -22,12 +22,12 @@ def policy_tuple(policies: list[Policy]):
 
 
 def play_chunk(cfg_arr: np.ndarray, specs: list[str], seed: int, players: int,
-               plugins: tuple, chunk: int, count: int, first: int = 0) -> np.ndarray:
+               chunk: int, count: int, first: int = 0) -> np.ndarray:
     """Games ``first … first+count-1`` of chunk ``chunk``: per-game result rows (``R_*``
     of :mod:`demos_sim.protocole.layout`)."""
     from demos_sim.protocole.engine import DIAG_LEN, play_batch
 
     res, _ = play_rows(play_batch, cfg_arr, lambda: resolve(specs, players), L.MAXP,
-                       L.RES_LEN, DIAG_LEN, seed, chunk, count, plugins,
+                       L.RES_LEN, DIAG_LEN, seed, chunk, count,
                        truth_slot=L.C_TRUTH, first=first)
     return res

@@ -34,7 +34,7 @@ from typing import Any
 
 from demos_sim import ConfigError
 from demos_sim.game import Game, get_game
-from demos_sim.restricted import Lineup, lineup, load_plugins
+from demos_sim.restricted import Lineup, lineup
 from demos_sim.sim_common import check_games
 
 COMMON_KEYS = ("name", "description", "game", "players", "policies", "plugins", "seed",
@@ -276,7 +276,7 @@ def parse_experiment(data: dict, path: str | Path, bot: str | None = None,
         _check_track(P, stop, grid, metrics, ad)
     _check_structure(P, ad, settings, grid, player_list, variants)
     try:
-        load_plugins(ad, plugins)
+        ad.load_plugins(plugins)
     except ConfigError as e:
         P.fail("plugins", str(e))
     sweep = data.get("sweep", "product")

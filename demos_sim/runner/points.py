@@ -77,10 +77,9 @@ def play_piece(game: str, config, specs: tuple, plugins: tuple, seed: int, chunk
 
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     ad = get_game(game)
-    for plugin in plugins:
-        ad.load_plugin(plugin)
+    ad.load_plugins(plugins)
     want = ad.needed(metrics)
-    got = ad.play(config, list(specs), tuple(plugins), seed, chunk, count, metrics=want,
+    got = ad.play(config, list(specs), seed, chunk, count, metrics=want,
                   first=first)
     keep = want if metrics is None else tuple(metrics)
     return {q: np.asarray(got[q], np.int64) for q in keep}
@@ -136,8 +135,7 @@ def play_points(game: str, points: list[Point], games: int | list[int], seed: in
         check_games(g)
     if seed < 0:
         raise ConfigError(f"the seed is a whole number >= 0, got {seed}")
-    for plugin in plugins:
-        ad.load_plugin(plugin)
+    ad.load_plugins(plugins)
     want = ad.needed(metrics)
     keep = want if metrics is None else tuple(metrics)
     cols = {q: ad.quantity(q) for q in keep}

@@ -70,10 +70,9 @@ def play_task(game: str, seed: int, chunk: int, count: int, points: list[tuple],
 
     warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
     ad = get_game(game)
-    for plugin in plugins:
-        ad.load_plugin(plugin)
+    ad.load_plugins(plugins)
     want = ad.needed(metrics)
-    outcomes = {i: ad.play(config, list(specs), plugins, seed, chunk, count, metrics=want,
+    outcomes = {i: ad.play(config, list(specs), seed, chunk, count, metrics=want,
                            first=first)
                 for i, config, specs, _ in points}
     return aggregate_outcomes(ad, outcomes, {i: ref for i, _, _, ref in points})

@@ -116,8 +116,7 @@ def cmd_tune_bot(args) -> int:
     from demos_sim.tuner.bot import describe, tune_bot
 
     g = get_game(args.game)
-    for plugin in args.plugin:
-        g.load_plugin(plugin)
+    g.load_plugins(args.plugin)
     opts = {k: getattr(args, k) for k in ("rules", "mode", "seating")
             if getattr(args, k) is not None}
     config = make_config(args.game, args.players, parse_set(args.set), **opts)

@@ -21,7 +21,7 @@ def tables(small_analysis):
 def _play(config, specs, count, seed=1):
     from demos_sim.assemblee.sim import play_chunk
 
-    return play_chunk(config.to_array(), list(specs), seed, config.players, (), 0, count)
+    return play_chunk(config.to_array(), list(specs), seed, config.players, 0, count)
 
 
 # ------------------------------------------------------------------ tables

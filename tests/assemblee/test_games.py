@@ -39,7 +39,7 @@ def test_M2_decisions_ignore_hidden_state(policy):
                         (5, {"final_tie": "mc_choice", "personalities": True})):
         cfg = AssembleeConfig(n, variants).to_array()
         specs = [policy if i % 2 == 0 else "random" for i in range(n)]
-        _, diag = play_games(cfg, specs, 11, n, (), 0, 12, check_obs=True)
+        _, diag = play_games(cfg, specs, 11, n, 0, 12, check_obs=True)
         assert diag[E.D_PUB_DIFF] == 0, "board differs from the state's public parts"
         assert diag[E.D_OBS_DIFF] == 0, "observation leaks hidden state"
         assert diag[E.D_DECISION_DIFF] == 0
@@ -125,7 +125,7 @@ def test_records_validate_for_every_player_count(n):
 
 def test_record_matches_simulation_results():
     cfg = AssembleeConfig(8)
-    res, _ = play_games(cfg.to_array(), _mix(8), 4, 8, (), 0, 5)
+    res, _ = play_games(cfg.to_array(), _mix(8), 4, 8, 0, 5)
     for g, rec in enumerate(iter_records(cfg, _mix(8), 5, 4)):
         win = sum(1 << p for p in rec["final"]["winners"])
         assert win == res[g, L.R_WINMASK]
@@ -176,8 +176,8 @@ def test_oracle_view_changes_no_builtin_game():
     draws come from their own chance stream: three_bids and three_players give the same
     games for them (a policy that reads them differs: test_oracle_view_matters_to_a_peeker)."""
     a, _ = play_games(AssembleeConfig(6, {"oracle_view": "three_players"}).to_array(), _mix(6),
-                     4, 6, (), 0, 400)
-    b, _ = play_games(AssembleeConfig(6).to_array(), _mix(6), 4, 6, (), 0, 400)
+                     4, 6, 0, 400)
+    b, _ = play_games(AssembleeConfig(6).to_array(), _mix(6), 4, 6, 0, 400)
     assert (a == b).all()
 
 
@@ -185,7 +185,7 @@ def test_final_tie_mc_choice_in_whole_games():
     """A10 mc_choice through whole games: the civic MC names himself whenever he is one of
     the tied, and the record's tie_choice agrees with the results row."""
     cfg = AssembleeConfig(4, {"final_tie": "mc_choice"})
-    res, _ = play_games(cfg.to_array(), ["civic"], 9, 4, (), 0, 400)
+    res, _ = play_games(cfg.to_array(), ["civic"], 9, 4, 0, 400)
     ties = 0
     for g, rec in enumerate(iter_records(cfg, ["civic"], 400, 9)):
         tc = rec["final"]["tie_choice"]
@@ -283,7 +283,7 @@ def test_oracle_view_matters_to_a_peeker(tmp_path):
     assert c.equals(d)
     for view in ("three_bids", "three_players"):          # M2: it reads only what it may see
         cfg = AssembleeConfig(n, {"oracle_view": view}).to_array()
-        _, diag = play_games(cfg, ["t_peek"] * n, 5, n, (), 0, 40, check_obs=True)
+        _, diag = play_games(cfg, ["t_peek"] * n, 5, n, 0, 40, check_obs=True)
         assert diag[E.D_OBS_DIFF] == 0 and diag[E.D_DECISION_DIFF] == 0 and diag[E.D_PUB_DIFF] == 0
 
 
@@ -303,7 +303,7 @@ def test_a_policy_answering_outside_its_options_is_one_line():
 
     register("t_past_the_end", description="test")(past_the_end)
     cfg = AssembleeConfig(4).to_array()
-    assert play_chunk(cfg, ["civic"] * 4, 1, 4, (), 0, 3).shape == (3, L.RES_LEN)
+    assert play_chunk(cfg, ["civic"] * 4, 1, 4, 0, 3).shape == (3, L.RES_LEN)
     with pytest.raises(ConfigError) as e:
-        play_chunk(cfg, ["t_past_the_end"] + ["civic"] * 3, 1, 4, (), 0, 3)
+        play_chunk(cfg, ["t_past_the_end"] + ["civic"] * 3, 1, 4, 0, 3)
     assert str(e.value) == "a policy returned an index outside its legal options"

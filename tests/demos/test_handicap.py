@@ -18,7 +18,7 @@ GAMES = 400
 
 
 def _rows(cfg: DemosConfig, policies, seed=5, count=GAMES):
-    return play_chunk(cfg.to_array(stats=True), policies, seed, cfg.players, (), 0, count)
+    return play_chunk(cfg.to_array(stats=True), policies, seed, cfg.players, 0, count)
 
 
 @pytest.mark.parametrize("mode, seating, h, start", [

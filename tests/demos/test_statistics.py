@@ -23,7 +23,7 @@ SETUPS = [("full", "individual", 3), ("full", "individual", 4), ("full", "indivi
 def games(request):
     rules, mode, n = request.param
     cfg = DemosConfig(rules=rules, mode=mode, players=n, seating=None, variants={})
-    res = play_chunk(cfg.to_array(stats=True), ["greedy"] * n, 11, n, (), 0, 600)
+    res = play_chunk(cfg.to_array(stats=True), ["greedy"] * n, 11, n, 0, 600)
     return cfg, res
 
 
@@ -122,8 +122,8 @@ def test_statistics_flag_changes_no_game():
     """C_STATS only adds the unanimous-turn search: same deals, same games, same results;
     without it the two columns it feeds stay 0."""
     cfg = DemosConfig(rules="full", mode="individual", players=4, seating=None, variants={})
-    with_s = play_chunk(cfg.to_array(stats=True), ["greedy"] * 4, 5, 4, (), 0, 300)
-    without = play_chunk(cfg.to_array(), ["greedy"] * 4, 5, 4, (), 0, 300)
+    with_s = play_chunk(cfg.to_array(stats=True), ["greedy"] * 4, 5, 4, 0, 300)
+    without = play_chunk(cfg.to_array(), ["greedy"] * 4, 5, 4, 0, 300)
     cols = [L.R_UNAN_DELTA, L.R_UNAN_FLIP]
     keep = [c for c in range(L.RES_LEN) if c not in cols]
     assert (with_s[:, keep] == without[:, keep]).all()

@@ -288,7 +288,7 @@ def test_policies_command_lists_ismcts_with_its_budget(capsys):
 def _play(specs, mode, level, n, games, seed):
     from demos_sim.protocole.sim import play_chunk
     cfg = ProtocoleConfig(mode, level, n).to_array()
-    return play_chunk(cfg, specs, seed, n, (), 0, games)
+    return play_chunk(cfg, specs, seed, n, 0, games)
 
 
 def test_same_seed_same_games():

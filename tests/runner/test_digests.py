@@ -67,7 +67,7 @@ def digests(name: str) -> dict[str, str]:
     game, settings, players, variants, specs = SETUPS[name]
     a = get_game(game)
     config = a.make_config(settings, players, variants)
-    out = a.play(config, specs, (), SEED, 0, GAMES)
+    out = a.play(config, specs, SEED, 0, GAMES)
     results = _digest(f"{k}:{v.shape}:".encode() + np.ascontiguousarray(v, np.int64).tobytes()
                       for k, v in sorted(out.items()))
     recs = a.iter_records(config, specs, RECORDS, SEED)

@@ -33,7 +33,7 @@ CASES = [
 def direct(game, config, specs, games, seed, metric="win_share", chunk0=0):
     """The deals ``0 … games-1`` through the game's own ``play``, chunk by chunk."""
     g = get_game(game)
-    rows = [g.play(config, list(specs), (), seed, chunk0 + c, k, metrics=(metric,))[metric]
+    rows = [g.play(config, list(specs), seed, chunk0 + c, k, metrics=(metric,))[metric]
             for c, k in chunks_of(games)]
     return np.concatenate(rows)
 

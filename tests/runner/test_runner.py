@@ -101,7 +101,7 @@ def test_paired_sd_is_the_sd_of_per_game_differences(tmp_path):
     exp = load_experiment(SMOKE).with_games(CHUNK)
     df = run_experiment(exp, out=tmp_path / "r", quiet=True).results
     ad = get_game("demos")
-    x = [ad.play(p.config, list(p.policies), (), exp.seed, 0, CHUNK) for p in exp.points]
+    x = [ad.play(p.config, list(p.policies), exp.seed, 0, CHUNK) for p in exp.points]
     for metric, scale in (("win_share", SHARE_SCALE), ("points", 1), ("rounds", 1)):
         d = (x[1][metric] - x[0][metric]) / scale
         rows = df[(df["point"] == 1) & (df["metric"] == metric)]
@@ -310,13 +310,13 @@ def test_asking_fewer_metrics_plays_the_same_games():
     g = get_game("demos")
     cfg = DemosConfig("full", "2v3", 5)
     specs = ["greedy", "heuristic", "greedy", "random", "greedy"]
-    full = g.play(cfg, specs, (), 4, 0, 700)
-    few = g.play(cfg, specs, (), 4, 0, 700, metrics=("win_share", "vetoes", "points"))
+    full = g.play(cfg, specs, 4, 0, 700)
+    few = g.play(cfg, specs, 4, 0, 700, metrics=("win_share", "vetoes", "points"))
     assert set(few) == {"win_share", "vetoes", "points"}
     for m in few:
         assert (few[m] == full[m]).all()
     # a ratio quantity brings its denominator along
-    assert set(g.play(cfg, specs, (), 4, 0, 50, metrics=("combo_share",))) == {
+    assert set(g.play(cfg, specs, 4, 0, 50, metrics=("combo_share",))) == {
         "combo_share", "round_winners"}
 
 

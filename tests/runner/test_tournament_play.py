@@ -30,7 +30,7 @@ DEMOS4 = make_config("demos", 4, rules="full")
 def direct_shares(game, config, specs, games, seed):
     """M1 shares through the game's own ``play``, chunk by chunk (the pre-runner way)."""
     g = get_game(game)
-    rows = [g.play(config, list(specs), (), seed, c, k, metrics=("win_share",))["win_share"]
+    rows = [g.play(config, list(specs), seed, c, k, metrics=("win_share",))["win_share"]
             for c, k in chunks_of(games)]
     return np.concatenate(rows) / g.quantity("win_share").scale
 

@@ -502,3 +502,42 @@ def test_the_nrt_detector(text, hits):
 ])
 def test_the_game_name_detector(text, hits):
     assert len(game_name_branches(_src(text))) == hits
+
+
+# ------------------------------------------------------------------ plugins loaded once
+# A process loads policy plugins through Game.load_plugins only (the main process when it
+# reads the policies, restricted.lineup; a worker when it starts a task, the runner). The
+# primitives it calls (Game.load_plugin, registry.load_plugin, L'Assemblée's
+# load_extension) and the policy checker, which loads the one plugin it checks, are the
+# only other callers.
+PLUGIN_LOADERS_ALLOWED = {"demos_sim/game.py", "demos_sim/registry.py",
+                          "demos_sim/assemblee/game.py",
+                          "demos_sim/assemblee/policies/__init__.py",
+                          "demos_sim/policy_check.py"}
+
+
+def plugin_loads(tree: ast.Module) -> list[str]:
+    """Calls of ``load_plugin``/``load_extension`` (a name or an attribute)."""
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name in ("load_plugin", "load_extension"):
+                hits.append((node.lineno, name))
+    return hits
+
+
+def test_plugins_are_loaded_through_game_load_plugins_only():
+    paths = [p for p in _files(PACKAGE)
+             if str(p.relative_to(ROOT)) not in PLUGIN_LOADERS_ALLOWED]
+    assert offences(lambda p: plugin_loads(_parse(p)), paths) == []
+
+
+@pytest.mark.parametrize("text, hits", [
+    ("for p in plugins:\n    ad.load_plugin(p)", 1),
+    ("from demos_sim.registry import load_plugin\nload_plugin(x)", 1),
+    ("ad.load_plugins(plugins)", 0),
+])
+def test_the_plugin_load_detector(text, hits):
+    assert len(plugin_loads(_src(text))) == hits

@@ -453,7 +453,8 @@ class Ladder:
 
 LADDERS = (
     Ladder("demos full 4p individual", "demos", (("rules", "full"),),
-           ("random", "greedy", "heuristic", "tuned", "ismcts@64", "ismcts@256")),
+           ("random", "greedy", "heuristic", "tuned", "belief@64", "ismcts@64", "apprentice",
+            "ismcts@256")),
     Ladder("protocole each 4p", "protocole", (("mode", "each"),),
            ("random", "cautious", "planner", "ismcts@16")),
     Ladder("protocole coop level 2 4p", "protocole", (("mode", "coop"), ("level", 2)),
@@ -464,8 +465,11 @@ LADDERS = (
 )
 LADDER_DEMOS = list(LADDERS[0].rungs)
 # slower rungs play a share of the deals (one core, every seat): ismcts@64 ~19 games/s,
-# ismcts@256 ~4.5, Protocole ismcts@16 ~110; L'Assemblée plays 11 games of 10 a deal
-DEAL_SHARE = {("demos", "ismcts@64"): 50, ("demos", "ismcts@256"): 40,
+# belief@64 ~5 (its weighted deals), ismcts@256 ~4.5, Protocole ismcts@16 ~110 (apprentice,
+# ~2,400, plays every deal); L'Assemblée plays 11 games of 10 a deal. The DĒMOS rungs are
+# in the order their rows measured (results/ladder; belief@64 and ismcts@64 are level)
+DEAL_SHARE = {("demos", "ismcts@64"): 50, ("demos", "belief@64"): 50,
+              ("demos", "ismcts@256"): 40,
               ("protocole", "ismcts@16"): 50, ("assemblee", "random"): 10,
               ("assemblee", "adaptive"): 10}
 
@@ -738,8 +742,7 @@ def _cmd_tournament(args) -> int:
     from demos_sim.game import CLI_SETTINGS, get_game, parse_set
 
     g = get_game(args.game)
-    for plugin in args.plugin:
-        g.load_plugin(plugin)
+    g.load_plugins(args.plugin)
     if args.games < 1:
         raise ConfigError("--games must be at least 1")
     config = make_config(args.game, args.players, parse_set(args.set),

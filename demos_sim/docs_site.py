@@ -16,6 +16,9 @@ file the site's hook (``docs/hooks/generate.py``) adds to the hand-written pages
   ``results/demo/`` (read back, not replayed);
 - ``questions/`` and ``data/``: the designer's answer pages
   (:mod:`demos_sim.report.docs_pages`).
+
+:func:`ladder_markdown` (the committed policy ladder) fills a hand-written page's
+``<!-- ladder -->`` line.
 """
 
 from __future__ import annotations
@@ -184,6 +187,19 @@ def demo_output(results: Path | None = None) -> str:
     with contextlib.redirect_stdout(buf):
         print_summary(SimpleNamespace(results=df, meta=meta, out="results/demo"))
     return head + _fence(buf.getvalue()) + "\n"
+
+
+def ladder_markdown(results: Path | None = None) -> str:
+    """The committed policy ladder, ``results/ladder/ladder.md`` (written by ``python -m
+    demos_sim.tournament ladder``) less its title: the command, every rung against the one
+    below it with its interval and games, and the DĒMOS Bradley–Terry ratings. The Bots
+    page shows it where it says ``<!-- ladder -->`` (``docs/hooks/generate.py``)."""
+    results = Path(results) if results is not None else ROOT / "results" / "ladder"
+    path = results / "ladder.md"
+    if not path.exists():              # no committed ladder: say so, never fail the site
+        return "*Not available: results/ladder/ladder.md is missing.*\n"
+    head, _, rest = path.read_text().partition("\n")
+    return (rest if head.startswith("# ") else head + "\n" + rest).lstrip("\n")
 
 
 def _pct(x) -> str:

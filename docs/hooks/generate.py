@@ -6,7 +6,8 @@ docs/. A hand-written page may say ``<!-- findings: SECTION[,SECTION] -->`` on a
 its own: the "What we found" sentences of those analyses go there; ``<!-- help: COMMAND
 -->`` puts that command's ``--help`` there (or a line saying this version has no such
 command); ``<!-- output: demos-sim ARGS -->`` what that command prints, run at build
-time (``DEMOS_SIM_DOCS_RUN=0`` leaves it out)."""
+time (``DEMOS_SIM_DOCS_RUN=0`` leaves it out); ``<!-- ladder -->`` the committed policy
+ladder (``results/ladder/ladder.md``)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from demos_sim.docs_site import ROOT, generated
 MARK = re.compile(r"^<!-- findings: ([\w,]+) -->$", re.M)
 HELP = re.compile(r"^<!-- help: ([\w-]+) -->$", re.M)
 RUN = re.compile(r"^<!-- output: demos-sim (.+) -->$", re.M)
+LADDER = re.compile(r"^<!-- ladder -->$", re.M)
 
 
 def on_files(files, config):
@@ -49,4 +51,8 @@ def on_page_markdown(markdown, page, config, files):
         from demos_sim.docs_site import command_output
         return command_output(m.group(1))
 
-    return RUN.sub(output, HELP.sub(usage, MARK.sub(fill, markdown)))
+    def ladder(m):
+        from demos_sim.docs_site import ladder_markdown
+        return ladder_markdown(ROOT / "results" / "ladder")
+
+    return LADDER.sub(ladder, RUN.sub(output, HELP.sub(usage, MARK.sub(fill, markdown))))

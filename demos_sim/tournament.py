@@ -681,7 +681,8 @@ def _write_ladder(out: Path, rows: list[dict], games: int, seed: int,
     if notes:
         md += [""] + [f"- {n}" for n in notes]
     if ratings:
-        shares = ", ".join(f"{s} 1/{v}" for (g, s), v in DEAL_SHARE.items() if g == "demos")
+        rated = LADDERS[0].game          # the ladder whose every pair is played for ratings
+        shares = ", ".join(f"{s} 1/{v}" for (g, s), v in DEAL_SHARE.items() if g == rated)
         md += ["", "DĒMOS full 4p Bradley–Terry ratings (Elo scale, random = 0; adjacent pairs "
                f"from the matches above, the others from {games // 20} deals, a share of "
                f"that for the slower rungs: {shares}):", "",

@@ -56,3 +56,15 @@ def chrome(found: tuple[str, str], width: int = 1280, height: int = 1000):
     drv = webdriver.Chrome(service=Service(executable_path=found[1]), options=opts)
     drv.set_page_load_timeout(60)
     return drv
+
+
+def viewport(drv, width: int, height: int) -> None:
+    """A window whose viewport (what the page sees) is ``width`` × ``height``: resized,
+    measured and corrected until it is (a resize may land late, or short)."""
+    outer_w, outer_h = width, height
+    for _ in range(4):
+        drv.set_window_size(outer_w, outer_h)
+        w, h = drv.execute_script("return [window.innerWidth, window.innerHeight];")
+        if (w, h) == (width, height):
+            return
+        outer_w, outer_h = outer_w + width - w, outer_h + height - h

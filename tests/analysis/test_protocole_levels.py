@@ -60,7 +60,7 @@ def test_new_quantities_per_game(mode, level, players):
 
     ad = get_game("protocole")
     cfg = ad.make_config({"mode": mode, "level": level}, players, {})
-    q = ad.play(cfg, ["random"] * players, (), 5, 0, 3000)
+    q = ad.play(cfg, ["random"] * players, 5, 0, 3000)
     res = play_chunk(cfg.to_array(), ["random"] * players, 5, players, 0, 3000)
     # every game ends exactly one way; the losses split exactly into causes
     assert (q["outcome"].sum(axis=1) == 1).all()

@@ -240,7 +240,7 @@ def test_batch_sums_are_the_game_s_own_games_in_deal_order(tmp_path):
     b = _batch_size(1000)
     assert b == 2 and ev.games_played == 3000
     for v, m in zip(CANDS, got):
-        games = spec.adapter.play(spec.config(v), list(spec.policies), (), spec.seed, 5, 1000,
+        games = spec.adapter.play(spec.config(v), list(spec.policies), spec.seed, 5, 1000,
                                   metrics=spec.quantities())
         assert set(m) == set(spec.quantities()) | {"_n"} and (m["_n"] == b).all()
         for q in spec.quantities():

@@ -174,10 +174,10 @@ def test_teams_never_stack_both_media_on_one_member(mode):
     config = g.make_config({"mode": mode}, None, {})
     n = config.players
     for pol in ("greedy", "heuristic"):
-        out = g.play(config, [pol] * n, (), 31, 0, GAMES)
+        out = g.play(config, [pol] * n, 31, 0, GAMES)
         assert int(out["media_cancel"].sum()) == 0, (mode, pol)
     if mode == "2v2":
-        out = g.play(config, ["greedy:legacy"] * n, (), 31, 0, GAMES)
+        out = g.play(config, ["greedy:legacy"] * n, 31, 0, GAMES)
         assert int(out["media_cancel"].sum()) > GAMES // 4
 
 
@@ -190,7 +190,7 @@ def test_2v2_media_aimed_at_teammates_only_with_the_new_bots():
     game (26 of 512); the old bots: 0.002 a game."""
     g = get_game("demos")
     config = g.make_config({"mode": "2v2"}, None, {})
-    new = g.play(config, ["greedy"] * 4, (), 32, 0, GAMES)["media_actions"].sum(0)
-    old = g.play(config, ["greedy:legacy"] * 4, (), 32, 0, GAMES)["media_actions"].sum(0)
+    new = g.play(config, ["greedy"] * 4, 32, 0, GAMES)["media_actions"].sum(0)
+    old = g.play(config, ["greedy:legacy"] * 4, 32, 0, GAMES)["media_actions"].sum(0)
     assert new[0] > 0.05 * GAMES, new
     assert old[0] < 0.05 * GAMES, old

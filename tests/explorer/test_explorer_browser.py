@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browserkit import browser_or_skip, chrome
+from browserkit import browser_or_skip, chrome, viewport
 
 from demos_sim.runner.experiment import loads_experiment
 from demos_sim.sim_common import CHUNK
@@ -167,13 +167,6 @@ def _shot(drv, name: str) -> None:
     assert drv.save_screenshot(str(SHOTS / f"{name}.png"))
 
 
-def _viewport(drv, width: int, height: int) -> None:
-    """A window whose viewport (what the page sees) is ``width`` × ``height``."""
-    drv.set_window_size(width, height)
-    w, h = drv.execute_script("return [window.innerWidth, window.innerHeight];")
-    drv.set_window_size(2 * width - w, 2 * height - h)
-
-
 def _settled(drv) -> None:
     """Wait until htmx has no request, swap or settle in progress (a picker that changes
     redraws the seats: an element found before that would be stale)."""
@@ -230,7 +223,7 @@ def test_a_2v3_handicap_run_shared_by_url_and_downloaded(page, server):
     from selenium.webdriver.common.by import By
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server)
     _select(drv, "s_mode", "2v3", wait_for="bot_4")
     _set(drv, "v_handicap_points", "40")
@@ -279,7 +272,7 @@ def test_restricted_bots_and_budgets_in_the_pickers(page, server):
     from selenium.webdriver.common.by import By
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server)
     _select(drv, "bot_1", "greedy", wait_for="bot_1_flag")
     _select(drv, "bot_1_flag", "noveto")
@@ -311,7 +304,7 @@ def test_a_word_in_a_number_field_is_a_visible_message(page, server):
     from selenium.webdriver.common.by import By
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server)
     _set(drv, "v_carre_points", "forty")
     drv.find_element(By.ID, "run").click()
@@ -330,7 +323,7 @@ def test_a_replay_shows_hands_decisions_with_reasons_and_the_swing(page, server)
     from selenium.webdriver.support.ui import WebDriverWait
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server)
     _set(drv, "v_carre_points", "40")
     _set(drv, "seed", "3")
@@ -373,7 +366,7 @@ def test_no_overlap_at_1280_and_no_sideways_scroll_at_390(page, server):
     from selenium.webdriver.support.ui import WebDriverWait
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server + "?game=demos&mode=2v3&bot_1=ismcts&bot_1_flag=noveto&r_bot_all=greedy")
     # every variant visible, no box of 4 of 19: each row of the rules has its height
     names = get_game_names(drv)
@@ -387,7 +380,7 @@ def test_no_overlap_at_1280_and_no_sideways_scroll_at_390(page, server):
     assert _run_to_end(drv) == "done"
     drv.execute_script("window.scrollTo(0, 0)")
     _shot(drv, "explorer_1280")
-    _viewport(drv, 390, 844)
+    viewport(drv, 390, 844)
     drv.find_element(By.ID, "replay-btn").click()
     WebDriverWait(drv, 90).until(lambda d: d.find_element(By.ID, "replay-panel"))
     drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
@@ -432,7 +425,7 @@ def test_a_sweep_and_a_find_the_value(page, server):
     from selenium.webdriver.common.by import By
 
     drv = page
-    _viewport(drv, 1280, 800)
+    viewport(drv, 1280, 800)
     drv.get(server)
     _set(drv, "sweep_range", "forty")
     drv.find_element(By.ID, "sweep-btn").click()
@@ -469,7 +462,7 @@ def test_a_sweep_and_a_find_the_value(page, server):
     assert "solve_target=2v2%2B1+fair+within+20+pp" in drv.current_url
     drv.execute_script("document.getElementById('sweep-results').scrollIntoView()")
     _shot(drv, "explorer_solve_1280")
-    _viewport(drv, 390, 844)                  # the results fit a phone: no sideways scroll
+    viewport(drv, 390, 844)                  # the results fit a phone: no sideways scroll
     drv.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
     scroll, client = drv.execute_script(
         "const d = document.documentElement; return [d.scrollWidth, d.clientWidth];")

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
-from browserkit import browser_or_skip, chrome
+from browserkit import browser_or_skip, chrome, viewport
 
 ROOT = Path(__file__).resolve().parents[2]
 ANALYSES = ROOT / "results" / "analyses" / "report.html"
@@ -165,20 +165,13 @@ def test_no_sideways_scrolling_on_a_phone(browser, report):
     assert scroll <= client, f"{report.parent.name} at 390 px: {scroll} > {client}"
 
 
-def _viewport(drv, width: int, height: int) -> None:
-    """A window whose viewport (what the page sees) is ``width`` × ``height``."""
-    drv.set_window_size(width, height)
-    w, h = drv.execute_script("return [window.innerWidth, window.innerHeight];")
-    drv.set_window_size(2 * width - w, 2 * height - h)
-
-
 def test_the_board_is_the_first_screen(browser):
     """At 1,280 × 800 the verdict board's first row starts in the first screen and the
     whole board ends within the second (its bottom at most 1,600 px down the page); each
     row holds its lights, a sentence, a plot and a closed block of every rung; at 390 px
     nothing in it is wider than the screen."""
     browser.get(ANALYSES.as_uri())
-    _viewport(browser, WIDTH, 800)
+    viewport(browser, WIDTH, 800)
     assert browser.execute_script("return window.innerHeight") == 800
     box = browser.execute_script(
         "const b = document.getElementById('board'); const r = b.querySelectorAll('.brow');"
@@ -195,7 +188,7 @@ def test_the_board_is_the_first_screen(browser):
     assert all(box["closed"])
     ARTIFACTS.mkdir(exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "analyses_board_1280x800.png"))
-    _viewport(browser, 390, 844)
+    viewport(browser, 390, 844)
     browser.get(ANALYSES.as_uri())
     _open_details(browser)
     wide = browser.execute_script(

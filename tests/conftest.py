@@ -76,31 +76,9 @@ SLOW = (
 )
 
 
-# The longest test files, longest first (seconds on one worker from a fresh clone, at
-# 359a27c: pytest --durations): run first, so that the two workers of `make test` (one file
-# each at a time, --dist loadfile) end together instead of one finishing a long file alone.
-# The analysis files come before the notebooks, which reuse their small runs.
-LONG_FILES = (
-    "tests/explorer/test_explorer_browser.py",     # ~120 s: real runs in a browser
-    "tests/analysis/test_teams.py",                # ~75 s: the small teams analysis
-    "tests/demos/test_observation.py",             # ~70 s: M2 for every policy
-    "tests/analysis/test_assemblee.py",
-    "tests/demos/test_scoring.py",
-    "tests/demos/test_planted_weakness.py",
-    "tests/tools/test_perf_profile.py",
-    "tests/runner/test_tournament_play.py",
-    "tests/runner/test_resume.py",
-    "tests/protocole/test_rules.py",
-    "tests/protocole/test_referee.py",
-    "tests/analysis/test_notebooks.py",            # ~100 s, most of it the small analyses
-)
-
-
 def pytest_collection_modifyitems(config, items):
     import pytest
 
-    rank = {f: i for i, f in enumerate(LONG_FILES)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))   # stable
     for item in items:
         if (any(item.nodeid.startswith(s) for s in SLOW)
                 or "small_analysis" in getattr(item, "fixturenames", ())):

@@ -69,7 +69,8 @@ def run_experiments(mod, out: Path, workers: int, games: int | None, quiet: bool
             exp = exp.with_games(n)
             folder = out / "runs" / exp.name
             t0 = time.perf_counter()
-            run_experiment(exp, out=folder, workers=workers, quiet=True)
+            run_experiment(exp, out=folder, workers=workers, backend=runs.backend,
+                           scheduler=runs.scheduler, quiet=True)
             _say(quiet, f"  ran {exp.name}: {len(exp.points)} point(s) x {n} games "
                         f"({time.perf_counter() - t0:.1f} s)")
             meta, results, hists = load_results(folder)
@@ -86,7 +87,8 @@ def run_tunes(mod, out: Path, workers: int, games: int | None, quiet: bool,
                 trials=min(spec.trials, t.quick_trials) if t.quick_trials else None,
                 games=games, final_games=t.quick_final * games)
         folder = out / "runs" / spec.name          # the name carries the bot
-        s = tune(spec, out=folder, workers=workers, quiet=True)
+        s = tune(spec, out=folder, workers=workers, quiet=True, backend=runs.backend,
+                 scheduler=runs.scheduler)
         _say(quiet, f"  tuned {spec.name}: {s['search']['description']}, "
                     f"{s['games_played']:,} games ({s['wall_s']:.1f} s)")
         runs.tunes[(t.file, t.bot)] = TuneRun(t.file, t.bot, spec, s, folder)
@@ -112,9 +114,10 @@ def key_figures(out: Path, but: str) -> pd.DataFrame:
 
 
 def declared_runs(name: str, mod, out: Path, workers: int = 1, games: int | None = None,
-                  quiet: bool = False) -> Runs:
-    """Everything ``mod`` declares, run (or resumed) under ``out``."""
-    runs = Runs(workers=workers)
+                  quiet: bool = False, backend: str = "local",
+                  scheduler: str | None = None) -> Runs:
+    """Everything ``mod`` declares, run (or resumed) under ``out``, on ``backend``."""
+    runs = Runs(workers=workers, backend=backend, scheduler=scheduler)
     run_experiments(mod, out, workers, games, quiet, runs)
     run_tunes(mod, out, workers, games, quiet, runs)
     if getattr(mod, "READS_KEY_FIGURES", False):
@@ -136,15 +139,18 @@ def section(name: str, mod, tables: dict, runs: Runs, folder: Path) -> dict:
 
 
 def analyse(names: list[str] | None = None, out: str | Path = DEFAULT_OUT, workers: int = 1,
-            games: int | None = None, quiet: bool = False) -> list[dict]:
-    """Run the named analyses (all by default) and write their sections."""
+            games: int | None = None, quiet: bool = False, backend: str = "local",
+            scheduler: str | None = None) -> list[dict]:
+    """Run the named analyses (all by default) and write their sections: every run,
+    tune and follow-up game on ``workers`` processes of ``backend`` (local, or Dask at
+    ``scheduler``)."""
     out = Path(out)
     names = list(ANALYSES) if not names else names
     mods = {n: module(n) for n in names}          # unknown names fail before any run
     sections = []
     for name, mod in mods.items():
         _say(quiet, f"analysis {name}: {mod.TITLE}")
-        runs = declared_runs(name, mod, out, workers, games, quiet)
+        runs = declared_runs(name, mod, out, workers, games, quiet, backend, scheduler)
         tables = mod.tables(runs)
         sections.append(section(name, mod, tables, runs, out / name))
     return sections

@@ -64,6 +64,13 @@ def add_analyse_parser(sub) -> None:
     ap.add_argument("--out", default=str(DEFAULT_OUT), metavar="DIR",
                     help=f"output folder (default {DEFAULT_OUT})")
     ap.add_argument("--workers", type=int, default=1, help="worker processes per run")
+    ap.add_argument("--backend", choices=("local", "dask"), default="local",
+                    help="where every run, tune and follow-up game (fresh-deal "
+                         "confirmations, replays by other bots) plays: local processes "
+                         "(default) or a Dask cluster")
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="the Dask scheduler (with --backend dask; default: a local "
+                         "cluster of --workers processes)")
     ap.add_argument("--games", type=int, default=None,
                     help="a quick look: N games per grid point at a file's main rung, "
                          "the other rungs in proportion to their shares, at least 4 "
@@ -87,6 +94,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     if args.workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+    if args.scheduler and args.backend != "dask":
+        raise ConfigError("--scheduler needs --backend dask")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games must be at least 1, got {args.games}")
     if args.report_only:
@@ -94,7 +103,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             module(n)
     else:
         analyse(args.names, out=args.out, workers=args.workers, games=args.games,
-                quiet=args.quiet)
+                quiet=args.quiet, backend=args.backend, scheduler=args.scheduler)
     html_path, _ = build_analyses_report(Path(args.out), list(ANALYSES))
     print(f"wrote {html_path}")
     print(update_readme(Path(args.out), args.readme))

@@ -364,3 +364,22 @@ def test_option_labels_and_mirror_classes():
     label = teams.option_label("2v2+1", v)
     assert label == "team_trio=pooled, independent_points_strict=false"
     assert teams.option_values("2v2+1", label) == v
+
+
+def test_confirmations_play_where_the_analysis_plays(runs, tabs, monkeypatch):
+    """`demos-sim analyse --backend dask --scheduler ADDR`: the fresh-deal replays are
+    played by the runner on that backend (the runner's own tests show a Dask backend
+    gives the same games)."""
+    import dataclasses
+
+    asked = []
+
+    def play_points(*a, **k):
+        asked.append((k["backend"], k["scheduler"], k["workers"]))
+        raise RuntimeError("stop: the request is all this test reads")
+
+    monkeypatch.setattr(teams, "play_points", play_points)
+    there = dataclasses.replace(runs, backend="dask", scheduler="tcp://cluster:8786")
+    with pytest.raises(RuntimeError, match="stop"):
+        teams.confirm(there, tabs["options"], 3)
+    assert asked == [("dask", "tcp://cluster:8786", 3)]

@@ -104,8 +104,10 @@ def test_rung_replays_are_kept_and_read_back(tables, monkeypatch):
     counts = []
     piece = points.play_piece
     monkeypatch.setattr(points, "play_piece", lambda *a: counts.append(a[7]) or piece(*a))
-    rows = tuning._rung_rows(spec_b, s, bot, n, 1, s["confirmation"]["first_chunk"],
-                             store=out / "runs" / "confirm")
+    from demos_sim.analysis.core.protocol import Runs
+
+    rows = tuning._rung_rows(spec_b, s, bot, n, Runs(workers=1),
+                             s["confirmation"]["first_chunk"], store=out / "runs" / "confirm")
     assert counts == []                       # every game read back
     saved = t["rungs"][t["rungs"]["bot"] == bot].reset_index(drop=True)
     assert len(rows) == len(saved) and n == int(saved["games"].iloc[0])

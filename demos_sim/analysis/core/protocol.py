@@ -27,7 +27,8 @@ on the same deals, and hands the runner's tables to ``tables`` as a :class:`Run`
 (file, bot). A :class:`Tune` is run by the tuner at one rung (:class:`TuneRun`: its
 summary and its CSV tables). ``tables`` may play follow-up games that depend on what the
 declared runs found (a fresh-deal check of the options it picked, the best setting
-replayed by another bot), with ``runs.workers`` processes; it never starts a declared run
+replayed by another bot), with ``runs.workers`` processes on ``runs.backend`` (local or
+Dask, at ``runs.scheduler``); it never starts a declared run
 itself. ``plots``, ``findings`` and ``key_figures`` read only the tables, so the notebooks
 redraw a section from its committed CSV files.
 
@@ -146,6 +147,8 @@ class Runs:
     tunes: dict[tuple[str, str], TuneRun] = field(default_factory=dict)
     key_figures: pd.DataFrame | None = None   # READS_KEY_FIGURES: the other sections'
     workers: int = 1                          # processes for follow-up games
+    backend: str = "local"                    # where they play: local or dask
+    scheduler: str | None = None              # a Dask scheduler's address (dask)
 
     def get(self, experiment: str, bot: str) -> Run:
         return self.items[(experiment, bot)]

@@ -471,7 +471,8 @@ def confirm(runs, opts: pd.DataFrame, workers: int = 1) -> pd.DataFrame:
             points.append(pt)
         n = int(g["games"].iloc[0]) * CONFIRM_GAMES[screen]
         played = play_points("demos", points, n, seed, metrics=("win_share",),
-                             workers=workers, store=confirm_store(runs))
+                             workers=workers, backend=runs.backend,
+                             scheduler=runs.scheduler, store=confirm_store(runs))
         h, verdicts = {}, {}
         for i, (role, r) in enumerate(picks.items()):
             x = played.values[i]["win_share"] / SHARE_SCALE

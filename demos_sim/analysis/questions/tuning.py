@@ -60,12 +60,14 @@ TUNES = [Tune(TUNE_FILE, quick_final=8)]
 SHOW = ["best", "pareto", "importance", "rungs", "search"]
 
 
-def _rung_rows(spec, summary, bot, games, workers, chunk0, store=None) -> list[dict]:
+def _rung_rows(spec, summary, bot, games, runs, chunk0, store=None) -> list[dict]:
     """The best, runner-up and default played by ``bot`` on the confirmation deals (kept
-    in ``store``, so that an analysis killed part way reads them back)."""
+    in ``store``, so that an analysis killed part way reads them back), on ``runs``'s
+    workers and backend."""
     roles = [(r, summary[r]["values"]) for r in ("best", "runner_up", "default")
              if summary[r] is not None]
-    sc = replay(spec, roles, games, chunk0, workers, stage=99, store=store)
+    sc = replay(spec, roles, games, chunk0, runs.workers, stage=99, backend=runs.backend,
+                scheduler=runs.scheduler, store=store)
     rows = []
     names = [t.name for t in spec.targets] + ["objective"]
     for role, v in roles:
@@ -107,7 +109,7 @@ def tables(runs) -> dict[str, pd.DataFrame]:
         n = max(1, round(spec.confirm * RUNGS[bot]))
         spec_b = load_tune(experiment_path(TUNE_FILE), bot=bot).with_budget(
             games=spec.games, final_games=spec.final_games)
-        rung_rows += _rung_rows(spec_b, s, bot, n, runs.workers, chunk0,
+        rung_rows += _rung_rows(spec_b, s, bot, n, runs, chunk0,
                                 store=folder.parent / "confirm")
     return _tables(folder, s, pd.DataFrame(rung_rows))
 

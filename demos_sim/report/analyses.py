@@ -83,8 +83,9 @@ GLOSSARY = [
      "how many games people would need to detect an effect (two-sided test at 5%, power "
      "0.8, unpaired games, a win's sd √(p(1−p))), and whether 50 games would."),
     ("bots", "the players are programs of increasing skill (DĒMOS: greedy, heuristic, "
-             "tuned — heuristic with parameters tuned by self-play — and the search "
-             "ismcts@64, which plays a 256th of the games and so sees only larger effects; "
+             "tuned — heuristic with parameters tuned by self-play — and apprentice, the "
+             "search ismcts@256's choices learned by a fast model; the last three play a "
+             "quarter of greedy's games; "
              "Protocole: random, cautious, convention, planner, ismcts@16; L'Assemblée: "
              "populations of civic, reciprocal, aggressive, free-riding or adaptive "
              "players). A finding measured at several rungs is more likely to hold for "

@@ -23,7 +23,8 @@ merely not significant:
   Holm), **not shown harder** otherwise.
 
 The quoted rung is the strongest bot that played the full number of games (the last of
-the ladder's order that is not a search bot: tuned for DĒMOS, planner for Protocole);
+the ladder's order that is not a search bot: apprentice for DĒMOS, planner for
+Protocole);
 the plot shows it as a dot with its interval and the other rungs as grey ticks, and each
 row's ``<details>`` lists every rung.
 
@@ -170,10 +171,12 @@ def _rung_table(row: BoardRow) -> str:
 
 GLOSS = {
     "pp": "percentage points: a difference of two shares, 20% → 22% is +2 pp",
-    "rung": "a bot of a given skill (DĒMOS: greedy < heuristic < tuned < ismcts@64); "
+    "rung": "a bot of a given skill (DĒMOS: greedy < heuristic < tuned < apprentice); "
             "the board quotes the strongest that played every game",
-    "ismcts@64": "the search bot (information-set Monte Carlo tree search, 64 playouts a "
-                 "move): the strongest rung, with few games",
+    "apprentice": "the strongest DĒMOS rung: the search bot ismcts@256's choices (256 "
+                  "playouts a move), learned by a fast model",
+    "ismcts@16": "Protocole's search bot (information-set Monte Carlo tree search, 16 "
+                 "playouts a move): its strongest rung, with few games",
     "TOST": "two one-sided tests: fair (does not matter) when the 90% interval lies "
             "inside ±margin, unfair (matters) when it lies wholly beyond, else not shown",
     "Holm": "Holm's correction for testing many things at once (5% in all)",
@@ -213,8 +216,8 @@ def board_html(rows: list[BoardRow]) -> str:
            '<span class="light none"><b>does not matter</b></span>, tested against '
            f"±1 {_abbr('pp')} ({_abbr('TOST')}), never read from a non-significant "
            f"difference. Figures: the strongest {_abbr('rung')} playing every game "
-           f"({_abbr('ismcts@64')} plays fewer); plots: its estimate and interval, grey "
-           "ticks the other rungs, green band the margin. "
+           f"(Protocole's search bot {_abbr('ismcts@16')} plays fewer); plots: its estimate "
+           "and interval, grey ticks the other rungs, green band the margin. "
            f'<a href="#noticed">Noticed in {GROUP_GAMES} games</a>: how likely a group '
            "playing that many would see it.</p>"]
     for r in rows:

@@ -217,7 +217,7 @@ def by_rung(t: Tables, rows: pd.DataFrame, fmt, unit: str = " pp", bot: str = "b
             n: str = "games", sep: str = ", ") -> str:
     """``fmt(row)`` at each rung, weaker first, the unit once; the search rungs after a
     semicolon with their own games: ``greedy 0.80 […], tuned 1.66 […] pp (32,768–131,072
-    games a rung); ismcts@64 2.44 […] pp (512 games)``."""
+    games a rung); ismcts@16 2.44 […] pp (512 games)``."""
     rows = rows.drop_duplicates(bot)
     order = t.order(rows[bot])
     get = {str(r[bot]): r for _, r in rows.iterrows()}

@@ -70,19 +70,17 @@ from demos_sim import ConfigError
 
 EXPERIMENTS_DIR = Path(__file__).resolve().parents[3] / "experiments" / "analyses"
 DEFAULT_RUNGS = {"greedy": 1.0}
-# The DĒMOS bot ladder of the analyses (bot -> share of a file's games), weaker first:
-# greedy; heuristic and tuned (its parameters tuned by self-play, as fast); the
-# information-set search at the budget that beats tuned on the ladder (results/ladder:
-# ismcts@64 0.517 [0.501, 0.533]), about 25 games/s a core against heuristic's 7,400,
-# hence its small share: its intervals are about 16× wider than greedy's, so it sees only
-# the larger effects.
-DEMOS_RUNGS = {"greedy": 1.0, "heuristic": 0.25, "tuned": 0.25, "ismcts@64": 1 / 256}
-SEARCH_RUNG = "ismcts@64"
-# The search rung plays each section's headline experiments only; a section's other files
-# (screens of many seatings or variants, the other player counts and modes) run at the
-# three fast rungs (``EXPERIMENT_RUNGS``): there its few hundred games a point separate
-# nothing, and it was a third of make analyses' time (23 of 72 min, 2026-12-02).
-FAST_RUNGS = {b: f for b, f in DEMOS_RUNGS.items() if b != SEARCH_RUNG}
+# The DĒMOS bot ladder of the analyses (bot -> share of a file's games), weaker first in
+# the order results/ladder measured: greedy; heuristic; tuned (heuristic's parameters tuned
+# by self-play); apprentice (ismcts@256's choices learned by a linear model: it beats
+# ismcts@64 0.525 [0.509, 0.541] on the ladder at about a quarter of heuristic's speed).
+# The strong rungs play a quarter of greedy's games, so their intervals are about twice
+# as wide. The search itself (ismcts@64, 25 games/s a core) played a 256th of the games
+# here until the apprentice carried its strength at 90 times its speed.
+DEMOS_RUNGS = {"greedy": 1.0, "heuristic": 0.25, "tuned": 0.25, "apprentice": 0.25}
+# the sentence the DĒMOS sections' methods give their bots
+DEMOS_BOTS = ("greedy; heuristic, tuned and apprentice — ismcts@256's choices learned — "
+              "at a quarter of the games: the ladder's rungs, weaker first")
 QUICK_MIN_GAMES = 4      # a quick run's (--games N) smallest rung, games per point
 REQUIRED = ("TITLE", "METHOD", "tables", "plots", "findings")
 DECLARED = ("EXPERIMENTS", "RUNGS", "EXPERIMENT_RUNGS", "TUNES", "READS_KEY_FIGURES")

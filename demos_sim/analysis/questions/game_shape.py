@@ -19,14 +19,13 @@ from demos_sim.analysis.core.fairness import run_margin, with_verdicts
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS
+from demos_sim.analysis.core.protocol import DEMOS_BOTS, DEMOS_RUNGS
 from demos_sim.analysis.core.stats import (FAIR_MARGIN, adjust, p_value, share_of_won,
                                            share_of_won_ci)
 
 TITLE = "Seat advantage and game shape"
 METHOD = (
-    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
-    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). "
+    "Every seat plays the same bot (" + DEMOS_BOTS + "). "
     "Individual modes: full and simplified rules at 3, 4 and 5 players; team modes "
     "2v2 (ABAB), 2v3 (ABABB) and 2v2+1 (ABABI), full rules. Seat 0 deals round 0 "
     "(D2.1), so it acts last in round 0 and seat 1 first; the seat number is the offset "

@@ -57,13 +57,12 @@ from demos_sim.analysis.core.board import (BoardRow, EFFECT, Est, Item, Light, b
 from demos_sim.analysis.core.formatting import interval, pct, pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure, heatmap, panels
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Derived, Page, Report, Row
+from demos_sim.analysis.core.protocol import DEMOS_BOTS, DEMOS_RUNGS, Derived, Page, Report, Row
 from demos_sim.analysis.core.stats import FAIR_MARGIN, adjust, diff_same_games, p_value
 
 TITLE = "Media impact: who holds them, who they hit, what they change"
 METHOD = (
-    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
-    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). "
+    "Every seat plays the same bot (" + DEMOS_BOTS + "). "
     "Observational tables come from the default rules (Media compulsory, D6.2): win share "
     "(M1) of a player by Media held at the Scandal (0/1/2), of players aimed at by a Media "
     "or not, and of the acting side by the target's side — ratio estimates over "
@@ -106,9 +105,9 @@ EXPERIMENTS = ["media_individual", "media_individual_nomedia", "media_2v2", "med
                ] + BEST_RESPONSE + [LONE, USERS]
 RUNGS = DEMOS_RUNGS
 # media_br's search was among tuned players: its files run with tuned as the field only;
-# the dilemma files are small: every fast rung at full size
+# the dilemma files are small: every rung at full size
 EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
-                    **{s: {b: 1.0 for b in FAST_RUNGS} for s in (LONE, USERS)}}
+                    **{s: {b: 1.0 for b in DEMOS_RUNGS} for s in (LONE, USERS)}}
 SHOW = ["swing", "media_dilemma", "media_best_response", "by_media", "targeted",
         "media_target", "cancel", "independent", "revealed"]  # held_by_seat: CSV too
 ALPHA = 0.05

@@ -1,7 +1,7 @@
 """Skill robustness: do the conclusions survive a stronger bot?
 
 Every analysis runs its experiments at two or more rungs of the bot ladder (DĒMOS
-``greedy``, ``heuristic``, ``tuned`` and ``ismcts@64``; Protocole's policies; L'Assemblée's
+``greedy``, ``heuristic``, ``tuned`` and ``apprentice``; Protocole's policies; L'Assemblée's
 populations) and names its headline figures in ``key_figures(tables)``: a figure (usually
 a paired difference or a distance from parity), the bot, its mean and 95% interval, and
 optionally its ``margin`` and ``unit`` (:mod:`demos_sim.analysis.core.key_figures`). This
@@ -77,8 +77,8 @@ FAMILIES = ("p_flip", "p_beyond", "p_equiv", "p_zero")
 TITLE = "Skill robustness: conclusions across rungs of the bot ladder"
 METHOD = (
     "Each analysis's headline figures (its key_figures) are computed with at least two "
-    "bots: DĒMOS greedy, heuristic, tuned and ismcts@64 (the stronger play fewer games: "
-    "they are slower), Protocole's policies and ismcts@16, L'Assemblée's populations. "
+    "bots: DĒMOS greedy, heuristic, tuned and apprentice (the stronger play a quarter of "
+    "the games: they are slower), Protocole's policies and ismcts@16, L'Assemblée's populations. "
     "The bots of a figure are ordered by the strength the committed policy ladder "
     "measured (results/ladder/ladder.json, each rung against the one below: an Elo "
     "rating chained from the win shares, 400·log10(v/(1 − v)) a step, or for Protocole's "

@@ -62,7 +62,7 @@ from demos_sim.analysis.core.fairness import fairness, mode_verdict, run_margin
 from demos_sim.analysis.core.formatting import pp
 from demos_sim.analysis.core.key_figures import COLUMNS, sign_flips
 from demos_sim.analysis.core.plotting import error_bars, figure, text_colour
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Tune
+from demos_sim.analysis.core.protocol import DEMOS_BOTS, DEMOS_RUNGS, Tune
 from demos_sim.analysis.core.stats import (FAIR_MARGIN, Z95, adjust, p_value,
                                            sample_mean_ci)
 from demos_sim.game import SHARE_SCALE, get_game
@@ -70,8 +70,7 @@ from demos_sim.runner.points import Point, play_points
 
 TITLE = "Team-mode fairness: sides by seating, and the one change that evens them"
 METHOD = (
-    "Every seat plays the same bot (greedy; heuristic and tuned at a quarter "
-    "of the games; ismcts@64 at 1/256: the ladder's rungs, weaker first). Fair = "
+    "Every seat plays the same bot (" + DEMOS_BOTS + "). Fair = "
     "every player has the same chance to be on the winning side = equal side win shares "
     "(M1; 2v2+1: teams A, B and the Independent at 1/3 of the won games each; per seat, "
     "each side against its seats' share size/n, is tested too). A side's gap is its share "
@@ -123,11 +122,9 @@ PAIR_FILES = {"2v3": "teams_2v3_pairs", "2v2+1": "teams_2v2p1_pairs"}
 SCREENS = ("single", "pairs")
 EXPERIMENTS = [f for files in MODE_FILES.values() for f in files] + list(PAIR_FILES.values())
 RUNGS = DEMOS_RUNGS
-# the search rung screens 2v2's seatings only (the modes' default seatings are in
-# game_shape at every rung); 2v3's and 2v2+1's screens at the fast rungs, the pairs at two
+# the screens of combined changes at two rungs
 PAIR_RUNGS = {"greedy": 1.0, "tuned": 1.0}
-EXPERIMENT_RUNGS = {**{s: FAST_RUNGS for s in MODE_FILES["2v3"] + MODE_FILES["2v2+1"]},
-                    **{s: PAIR_RUNGS for s in PAIR_FILES.values()}}
+EXPERIMENT_RUNGS = {s: PAIR_RUNGS for s in PAIR_FILES.values()}
 # the rules an option may change, and their values as written (D9.2, D9.3; the handicap is
 # a trial rule outside contract 2, demos_sim.demos.rules.TRIAL_RULES; then the team-mode
 # variants of Part V that teams_*_variants.toml flip one at a time: D9.5, D9.6, X2)

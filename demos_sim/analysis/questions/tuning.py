@@ -6,7 +6,7 @@ The suite runs the tuner (:mod:`demos_sim.tuner`) on
 one-suit run base (``run_base.0``), ``carre_points`` and ``favourite_suit_bonus`` of
 4-player full games, toward seat parity and a Carré share of round wins of 2.5%. Then the
 best setting, the runner-up and the default are played again by the stronger rungs' bots
-(``heuristic``, ``tuned``, ``ismcts@64``: :data:`RUNGS`) on the confirmation deals, so
+(``heuristic``, ``tuned``, ``apprentice``: :data:`RUNGS`) on the confirmation deals, so
 that the robustness analysis can see whether the
 improvement over the default survives a stronger bot.
 
@@ -50,10 +50,10 @@ METHOD = (
     "Importance: optuna's PED-ANOVA for the objective, and the main-effect share of the "
     "variance of the distinct evaluated points for the objective and each target (shares "
     "from TPE samples are indicative: the samples are not uniform). The best, runner-up and "
-    "default are replayed by the stronger bots (heuristic, tuned, ismcts@64: rungs table) on "
+    "default are replayed by the stronger bots (heuristic, tuned, apprentice: rungs table) on "
     "the confirmation deals.")
 TUNE_FILE = "tuning_example"
-RUNGS = {"greedy": 1.0, "heuristic": 0.5, "tuned": 0.5, "ismcts@64": 1 / 128}
+RUNGS = {"greedy": 1.0, "heuristic": 0.5, "tuned": 0.5, "apprentice": 0.5}
 # searched and raced at the first rung; a quick look (--games G): G games per trial, the
 # race to 8G. The next rungs replay the best, runner-up and default (tables: rungs).
 TUNES = [Tune(TUNE_FILE, quick_final=8)]

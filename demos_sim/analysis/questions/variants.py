@@ -41,7 +41,7 @@ from demos_sim.analysis.core.formatting import interval
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import panels, png_bytes
 from demos_sim.analysis.core.protocol import SITE_DATA as DATA
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Page, Part, Report, Row
+from demos_sim.analysis.core.protocol import DEMOS_RUNGS, Page, Part, Report, Row
 from demos_sim.analysis.core.stats import FAIR_MARGIN, Z95, adjust, p_value, tost
 
 TITLE = "Variant impact: which readings of the ambiguous rules matter"
@@ -64,11 +64,8 @@ EXPERIMENTS = ["variants_demos_individual", "variants_demos_simplified", "varian
                "variants_demos_2v3", "variants_demos_2v2p1", "variants_protocole",
                "variants_protocole_each"]
 RUNGS = DEMOS_RUNGS
-# the search rung plays the individual variants; the team modes' at the fast rungs
 EXPERIMENT_RUNGS = {"variants_protocole": {"convention": 1.0, "planner": 0.25},
-                    "variants_protocole_each": {"cautious": 1.0, "planner": 0.25},
-                    **{s: FAST_RUNGS for s in ("variants_demos_2v2", "variants_demos_2v3",
-                                               "variants_demos_2v2p1")}}
+                    "variants_protocole_each": {"cautious": 1.0, "planner": 0.25}}
 METRICS = ("win_share", "no_winner", "rounds")
 SHOW = ["summary"]
 ALPHA = 0.05

@@ -38,7 +38,7 @@ from demos_sim.analysis.core.board import (BoardRow, EFFECT, Est, Item, Light, b
 from demos_sim.analysis.core.formatting import estimate
 from demos_sim.analysis.core.key_figures import COLUMNS
 from demos_sim.analysis.core.plotting import figure, heatmap
-from demos_sim.analysis.core.protocol import DEMOS_RUNGS, FAST_RUNGS, Page, Report, Row
+from demos_sim.analysis.core.protocol import DEMOS_BOTS, DEMOS_RUNGS, Page, Report, Row
 from demos_sim.analysis.core.stats import (
     FAIR_MARGIN, adjust, diff_same_games, p_value, share_of_won_ci,
 )
@@ -47,8 +47,7 @@ TITLE = "Veto value"
 METHOD = (
     "Restricted play on common random numbers. For each setup — full rules, individual, "
     "3, 4 and 5 players; 2v2 (ABAB), 2v3 (ABABB), 2v2+1 (ABABI) — the reference point has "
-    "every seat play the bot (greedy; heuristic and tuned at a quarter of the games; "
-    "ismcts@64 at 1/256: the ladder's rungs, weaker first) and each "
+    "every seat play the bot (" + DEMOS_BOTS + ") and each "
     "other point bars one seat (individual: every seat in turn) or one whole side (team "
     "modes: every side in turn; a team's veto is decided by its first member in action "
     "order, so all its members are restricted) from vetoing with `bot:noveto`, on the "
@@ -101,13 +100,9 @@ DETERRENCE = "veto_2v3_deterrence"
 LONE = "veto_lone_4p"
 EXPERIMENTS = INDIVIDUAL + list(TEAMS) + [TEAM_VETOES] + BEST_RESPONSE + [DETERRENCE, LONE]
 RUNGS = DEMOS_RUNGS
-# veto_br was searched among tuned players: its files run with tuned as the field only;
-# the search rung plays the headline setups (4 players, the 2v3 team of two and its second
-# veto); the other setups and the deterrence screen run at the three fast rungs
+# veto_br was searched among tuned players: its files run with tuned as the field only
 EXPERIMENT_RUNGS = {**{s: {"tuned": 1.0} for s in BEST_RESPONSE},
-                    LONE: {b: 1.0 for b in FAST_RUNGS},     # small: every rung at full size
-                    **{s: FAST_RUNGS for s in ("veto_individual_3p", "veto_individual_5p",
-                                               "veto_2v2", "veto_2v2p1", DETERRENCE)}}
+                    LONE: {b: 1.0 for b in DEMOS_RUNGS}}    # small: every rung at full size
 SHOW = ["veto_value", "veto_average", "veto_dilemma", "team_vetoes", "veto_best_response",
         "veto_deterrence", "veto_usage", "veto_by_side"]
 # veto_round (16 rounds x setups x rungs) is shown by its plot; its CSV has every row

@@ -202,6 +202,18 @@ def ladder_markdown(results: Path | None = None) -> str:
     return (rest if head.startswith("# ") else head + "\n" + rest).lstrip("\n")
 
 
+def skill_markdown(folder: str, results: Path | None = None) -> str:
+    """A committed skill trace, ``results/skill/FOLDER/skill.md`` (written by ``demos-sim
+    skill``), its title a level down: the sentence, the table, the ceiling, the speeds, the
+    command and the provenance. A page shows it where it says ``<!-- skill: FOLDER -->``."""
+    results = Path(results) if results is not None else ROOT / "results" / "skill"
+    path = results / folder / "skill.md"
+    if not path.exists():              # no committed trace: say so, never fail the site
+        return f"*Not available: results/skill/{folder}/skill.md is missing.*\n"
+    text = path.read_text()
+    return "#" + text if text.startswith("# ") else text
+
+
 def _pct(x) -> str:
     return f"{100 * float(x):.1f}%"
 
@@ -271,7 +283,43 @@ def strong_play(results: Path | None = None) -> str:
                 where = "every decision"
             out.append(f"| {where} | {int(r.decisions):,} | {r.gain_nats:+.3f} ± {r.gain_se:.3f} "
                        f"| {r.card_gain_nats:+.3f} ± {r.card_gain_se:.3f} | {_pct(r.ess_share)} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out + assemblee_inference(results)) + "\n"
+
+
+def assemblee_inference(results: Path) -> list[str]:
+    """The strong-play page's L'Assemblée section: whether a search there would need
+    inference, from ``results/belief/assemblee_inference.csv``
+    (``experiments/assemblee_inference.py``)."""
+    import pandas as pd
+
+    path = results / "assemblee_inference.csv"
+    if not path.exists():
+        return []
+    t = pd.read_csv(path)
+    changed = int(t["decisions_changed"].sum() + t["observations_changed"].sum()
+                  + t["boards_differing"].sum())
+    verdict = ("**No**: no action depends on what is hidden, so inference has nothing to "
+               "read" if changed == 0 else
+               f"**Yes, maybe**: {changed:,} checks found an action that depends on what is "
+               "hidden")
+    out = ["", "## L'Assemblée: would a search need inference?", "",
+           f"{verdict}. In L'Assemblée every seat sees one public board (gold, renown and "
+           "every sealed choice once revealed, A0); what is hidden — the event deck's "
+           "order, the chance draws to come — is hidden from every seat alike. With the "
+           "engine's M2 check on, every decision below was asked again after everything "
+           "the deciding seat cannot see was redrawn: an action that changed would carry "
+           "information about the hidden state, and only then could weighting the worlds "
+           "by the others' actions help. What one seat alone knows — its own sealed choice "
+           "while the step is open, the bid the Oracle's holder peeked at (A4) — is revealed "
+           "to all when the step closes. Uniform sampling of the deck is already the exact "
+           "belief. (`experiments/assemblee_inference.py`; seed "
+           f"{int(t['seed'].iloc[0])}.)", "",
+           "| setup | policies | games | decisions checked | boards differing | "
+           "decisions changed |", "|---|---|---|---|---|---|"]
+    for r in t.itertuples():
+        out.append(f"| {r.setup} | {r.policies.replace(',', ', ')} | {r.games:,} | "
+                   f"{r.decisions_checked:,} | {r.boards_differing} | {r.decisions_changed} |")
+    return out
 
 
 def generated(root: Path | None = None, shared: Path | None = None) -> dict[str, str | bytes]:

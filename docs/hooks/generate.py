@@ -7,7 +7,8 @@ its own: the "What we found" sentences of those analyses go there; ``<!-- help: 
 -->`` puts that command's ``--help`` there (or a line saying this version has no such
 command); ``<!-- output: demos-sim ARGS -->`` what that command prints, run at build
 time (``DEMOS_SIM_DOCS_RUN=0`` leaves it out); ``<!-- ladder -->`` the committed policy
-ladder (``results/ladder/ladder.md``)."""
+ladder (``results/ladder/ladder.md``); ``<!-- skill: FOLDER -->`` a committed skill trace
+(``results/skill/FOLDER/skill.md``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ MARK = re.compile(r"^<!-- findings: ([\w,]+) -->$", re.M)
 HELP = re.compile(r"^<!-- help: ([\w-]+) -->$", re.M)
 RUN = re.compile(r"^<!-- output: demos-sim (.+) -->$", re.M)
 LADDER = re.compile(r"^<!-- ladder -->$", re.M)
+SKILL = re.compile(r"^<!-- skill: ([\w-]+) -->$", re.M)
 
 
 def on_files(files, config):
@@ -55,4 +57,9 @@ def on_page_markdown(markdown, page, config, files):
         from demos_sim.docs_site import ladder_markdown
         return ladder_markdown(ROOT / "results" / "ladder")
 
-    return LADDER.sub(ladder, RUN.sub(output, HELP.sub(usage, MARK.sub(fill, markdown))))
+    def skill(m):
+        from demos_sim.docs_site import skill_markdown
+        return skill_markdown(m.group(1), ROOT / "results" / "skill")
+
+    markdown = HELP.sub(usage, MARK.sub(fill, markdown))
+    return SKILL.sub(skill, LADDER.sub(ladder, RUN.sub(output, markdown)))

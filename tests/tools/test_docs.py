@@ -244,3 +244,34 @@ def test_the_strong_play_page_reads_results_belief(tmp_path):
     assert "= 25.0% [10.0%, 40.0%] on 1,234 common deals" in page
     assert "| 4 (belief's) | 10 | +1.500 ± 0.100 | +0.040 ± 0.010 | 50.0% |" in page
     assert "| the secret turn (D3.3) | 4 | +0.750 ± 0.200 |" in page
+
+
+def test_the_strong_play_page_says_whether_assemblee_needs_inference(tmp_path):
+    """The L'Assemblée verdict reads results/belief/assemblee_inference.csv: no check that
+    changed gives "No"; one decision changed by the redraw turns it."""
+    import pandas as pd
+
+    from demos_sim.docs_site import assemblee_inference
+
+    assert assemblee_inference(tmp_path) == []
+    row = dict(setup="10 players", players=10, policies="adaptive,civic", games=7,
+               decisions_checked=12345, boards_differing=0, observations_changed=0,
+               decisions_changed=0, seed=5)
+    pd.DataFrame([row]).to_csv(tmp_path / "assemblee_inference.csv", index=False)
+    page = "\n".join(assemblee_inference(tmp_path))
+    assert "**No**" in page and "| 10 players | adaptive, civic | 7 | 12,345 | 0 | 0 |" in page
+    pd.DataFrame([{**row, "decisions_changed": 3}]).to_csv(
+        tmp_path / "assemblee_inference.csv", index=False)
+    page = "\n".join(assemblee_inference(tmp_path))
+    assert "**No**" not in page and "3 checks found an action" in page
+
+
+def test_a_skill_marker_shows_the_committed_trace(tmp_path):
+    """``<!-- skill: FOLDER -->`` puts results/skill/FOLDER/skill.md there, its title a
+    level down; a missing trace is said, not an error."""
+    from demos_sim.docs_site import skill_markdown
+
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "skill.md").write_text("# Skill trace: x\n\nOne sentence.\n")
+    assert skill_markdown("t", tmp_path) == "## Skill trace: x\n\nOne sentence.\n"
+    assert "Not available" in skill_markdown("none", tmp_path)

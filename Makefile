@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 
-.PHONY: demo test test-fast docs bench analyses serve skill apprentice clean
+.PHONY: demo test test-fast docs bench analyses serve skill skill-belief apprentice clean
 
 # demos-sim and what it runs on, installed by uv (about 20 s from PyPI; pip took about
 # 2 min for the same); pip when uv cannot be had or cannot install (a machine that reaches
@@ -36,12 +36,17 @@ analyses: $(STAMP)
 # The committed skill traces (results/skill/): each doubling of ismcts's budget against the
 # one below and the gap to the omniscient reference: DĒMOS full 4p and 2v2, Protocole each
 # for themselves and all together level 2 (about 45 min on this machine, all four; the
-# 4-player trace alone 22 min, most of it @256 → @512 and its ceiling).
-skill: $(STAMP)
+# 4-player trace alone 22 min, most of it @256 → @512 and its ceiling); then belief, the
+# search that weights its deals by the others' actions, against the reference that sees
+# the other hands (make skill-belief alone: about 10 min).
+skill: $(STAMP) skill-belief
 	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128,256,512 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
 	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2
 	$(VENV)/bin/demos-sim skill --game protocole --mode each --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-each-4p
 	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p
+
+skill-belief: $(STAMP)
+	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy belief --budgets 8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient_hands --out results/skill/demos-4p-belief
 
 # The DĒMOS apprentice's weights (demos_sim/demos/policies/apprentice_weights.py): ismcts@256's
 # choices at every discard turn and veto of 2,400 games of tuned self-play and 1,200 of the

@@ -24,7 +24,7 @@ OTHER = {"2v2": {},
                    "independent_double_media": ["act"], "independent_points_strict": [False],
                    "p3_harmonies": ["mono_only"], "p3_points_tiebreak": ["max"],
                    **TEAM_VARIANTS}}
-# (rung, mode) of every screen the analysis plays: the search rung screens 2v2 only
+# (rung, mode) of every screen the analysis plays: every rung screens every mode
 SCREENS = [(bot, mode) for bot in teams.RUNGS for mode in N_SEATINGS
            if teams.screened(bot, mode)]
 # (rung, mode) of the screens of combined changes (the unfair modes, two rungs)
@@ -66,7 +66,7 @@ def test_options_cover_every_seating(tabs):
     single, pairs = o[o["screen"] == "single"], o[o["screen"] == "pairs"]
     assert set(zip(single["bot"], single["mode"])) == set(SCREENS)
     assert set(zip(pairs["bot"], pairs["mode"])) == set(PAIRS)
-    assert ("ismcts@64", "2v2") in SCREENS and ("ismcts@64", "2v3") not in SCREENS
+    assert set(SCREENS) == {(b, m) for b in teams.RUNGS for m in N_SEATINGS}
     assert {m for _, m in PAIRS} == {"2v3", "2v2+1"} and len({b for b, _ in PAIRS}) == 2
     for bot, mode in SCREENS:
         k = N_SEATINGS[mode]
@@ -139,13 +139,13 @@ def test_mirror_seatings_and_inert_variant_are_identical(tabs, folder):
 def test_known_effect_2v3(tabs):
     """The team of three wins far more than the team of two (about 68% vs 31% with
     greedy; at 512 games the gap's 95% half-width is about 2 points, so 'A below
-    parity' holds with a margin of many sigma; at the 128 games of heuristic and tuned about
-    4 points, still many sigma; the search rung's 4 games are too few to say)."""
+    parity' holds with a margin of many sigma; at the 128 games of heuristic, tuned and
+    apprentice about 4 points, still many sigma)."""
     s = tabs["sides"]
     d = s[(s["mode"] == "2v3") & (s["option"] == "default") & (s["side"] == "A")
           & (s["screen"] == "single")]
     d = d[d["games"] >= 128]
-    assert set(d["bot"]) == {"greedy", "heuristic", "tuned"}
+    assert set(d["bot"]) == {"greedy", "heuristic", "tuned", "apprentice"}
     assert (d["gap_ci_high"] < 0).all()
 
 

@@ -19,7 +19,7 @@ SETUPS = {"individual 3p": ("veto_individual_3p", 3), "individual 4p": ("veto_in
 
 
 def played(bot: str) -> list[str]:
-    """The setups the rung ``bot`` plays (the search rung: the headline ones only)."""
+    """The setups the rung ``bot`` plays."""
     return [s for s, (stem, _) in SETUPS.items() if bot in rungs(veto, stem)]
 
 
@@ -28,9 +28,10 @@ def tables(small_analysis):
     return load_tables(small_analysis("veto") / "veto")
 
 
-def test_the_search_rung_plays_the_headline_setups():
-    assert played("ismcts@64") == ["individual 4p", "2v3"]
-    assert played("greedy") == played("tuned") == list(SETUPS)
+def test_every_rung_plays_every_setup():
+    assert list(veto.RUNGS) == ["greedy", "heuristic", "tuned", "apprentice"]
+    for bot in veto.RUNGS:
+        assert played(bot) == list(SETUPS), bot
 
 
 def test_every_seat_and_side_is_restricted_once(tables):

@@ -16,6 +16,7 @@ from demos_sim.report import board as B
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "results" / "analyses"
+TOP = "apprentice"      # the strongest DĒMOS rung that plays every game (DEMOS_RUNGS)
 KEYS = ["teams", "veto", "media", "carre", "seats", "levels", "assemblee", "change"]
 
 
@@ -46,13 +47,13 @@ def test_one_row_per_question_each_short_with_lights_and_a_plot(rows):
 
 
 def test_the_team_lights_are_the_tost_verdicts_of_fairness_csv(rows):
-    """Each mode's light is its verdict at the quoted rung (tuned): unfair when a side's
+    """Each mode's light is its verdict at the quoted rung (TOP): unfair when a side's
     90% interval lies beyond the margin; the sentence quotes 2v3's side A in pp."""
     fa = pd.read_csv(RESULTS / "teams" / "fairness.csv")
     fa = fa[(fa["option"] == "default") & (fa["definition"] == "per side")
-            & (fa["bot"] == "tuned")]
+            & (fa["bot"] == TOP)]
     r = rows["teams"]
-    assert r.rung == "tuned"
+    assert r.rung == TOP
     for li in r.lights:
         g = fa[fa["mode"] == li.label]
         beyond = ((g["ci90_high"] < -g["margin"]) | (g["ci90_low"] > g["margin"])).any()
@@ -64,7 +65,7 @@ def test_the_team_lights_are_the_tost_verdicts_of_fairness_csv(rows):
 
 def test_the_veto_row_quotes_veto_average_csv(rows):
     v = pd.read_csv(RESULTS / "veto" / "veto_average.csv")
-    t = v[(v["setup"] == "individual 4p") & (v["bot"] == "tuned")].iloc[0]
+    t = v[(v["setup"] == "individual 4p") & (v["bot"] == TOP)].iloc[0]
     r = rows["veto"]
     assert f"adds {100 * t['worth']:.1f} pp" in r.sentence
     # matters only when the whole 90% interval (from the 95% one: ×1.645/1.960) lies
@@ -96,28 +97,28 @@ def test_the_carre_row_reads_the_variant_screen(rows):
 
 def test_spoiled_figures_change_their_rows(copy):
     before = {r.key: r for r in B.board_rows(copy)}
-    # the veto worth at tuned: 0.20 [0.15, 0.25] pp, inside ±1 pp
+    # the veto worth at the top rung: 0.20 [0.15, 0.25] pp, inside ±1 pp
     p = copy / "veto" / "veto_average.csv"
     v = pd.read_csv(p)
-    i = v.index[(v["setup"] == "individual 4p") & (v["bot"] == "tuned")][0]
+    i = v.index[(v["setup"] == "individual 4p") & (v["bot"] == TOP)][0]
     v.loc[i, ["worth", "worth_ci_low", "worth_ci_high"]] = [0.0020, 0.0015, 0.0025]
     v.loc[i, ["mean_diff", "ci_low", "ci_high"]] = [-0.0020, -0.0025, -0.0015]
     v.to_csv(p, index=False)
-    # 2v3 at tuned: both sides within 0.2 pp of parity, 90% inside ±1 pp
+    # 2v3 at the top rung: both sides within 0.2 pp of parity, 90% inside ±1 pp
     p = copy / "teams" / "fairness.csv"
     fa = pd.read_csv(p)
-    m = (fa["mode"] == "2v3") & (fa["bot"] == "tuned")
+    m = (fa["mode"] == "2v3") & (fa["bot"] == TOP)
     sign = fa.loc[m, "side"].map({"A": -1, "B": 1})
     fa.loc[m, "diff"] = 0.002 * sign
     fa.loc[m, "ci90_low"] = 0.002 * sign - 0.003
     fa.loc[m, "ci90_high"] = 0.002 * sign + 0.003
     fa.loc[m, "verdict"] = "fair"
     fa.to_csv(p, index=False)
-    # a Carré of 15 moves seat 1 by +3 pp at tuned, beyond the margin
+    # a Carré of 15 moves seat 1 by +3 pp at the top rung, beyond the margin
     p = copy / "variants" / "effects.csv"
     ef = pd.read_csv(p)
     m = ((ef["variant"] == "carre_points") & (ef["value"].astype(str) == "15")
-         & (ef["bot"] == "tuned") & (ef["metric"] == "win_share")
+         & (ef["bot"] == TOP) & (ef["metric"] == "win_share")
          & (ef["side"].astype(str) == "1"))
     ef.loc[m, ["diff", "ci90_low", "ci90_high", "beyond", "equivalent"]] = \
         [0.03, 0.025, 0.035, True, False]
@@ -180,12 +181,12 @@ def test_the_committed_summary_is_under_500_words_and_the_report_under_1_5_mb():
     # the board comes first: before the glossary and every section
     assert page.index('id="board"') < page.index('id="glossary"') < page.index(
         '<section id="veto"')
-    # pp, rung, ismcts@64, TOST and Holm are explained where the board uses them
+    # pp, rung, apprentice, TOST and Holm are explained where the board uses them
     start = page.index('<section id="board"')
     b = page[start:page.index("</section>", start)]
     for w in ("pp", "rung", "TOST", "Holm"):
         assert re.search(rf'<abbr title="[^"]+">{re.escape(w)}</abbr>', b), w
-    assert re.search(r'<abbr title="[^"]*search bot[^"]*">ismcts@64</abbr>', b)
+    assert re.search(r'<abbr title="[^"]*strongest DĒMOS rung[^"]*">apprentice( bots)?</abbr>', b)
 
 
 def test_word_count_sees_a_longer_board():

@@ -136,10 +136,11 @@ def quoted(t: Tables, bots) -> str:
 
 def fit(*parts: str) -> str:
     """The first part, then each further part while the sentence stays within
-    :data:`MAX_WORDS` words (optional clauses)."""
+    :data:`MAX_WORDS` words (optional clauses); punctuation alone (the closing ".") is
+    always added."""
     s = parts[0]
     for p in parts[1:]:
-        if p and len((s + p).split()) <= MAX_WORDS:
+        if p and (not p.strip(".;:") or len((s + p).split()) <= MAX_WORDS):
             s += p
     return s
 

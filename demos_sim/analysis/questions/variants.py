@@ -411,7 +411,7 @@ def _carre_row(t: Tables) -> BoardRow | None:
         head = (f"A Carré of {big.label.split(' ', 1)[1]} points{was} moves a seat's win "
                 f"share by {pp_text(big.at.est, True, 2)} pp ({q} bots)")
     else:
-        head = (f"A Carré of {vals} points{was} moves a seat's win share by up to "
+        head = (f"Carré at {vals} points{was}: a seat's win share moves up to "
                 f"{pp_text(abs(big.at.est), False, 2)} pp, not shown within ±{m:g} pp ({q} bots)")
     # game length: the Carré value that lengthens or shortens games beyond its margin
     rd = e[(e["metric"] == "rounds") & (e["bot"] == q) & (e["variant"] == "carre_points")

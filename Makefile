@@ -38,7 +38,7 @@ analyses: $(STAMP)
 # for themselves and all together level 2 (about 45 min on this machine, all four; the
 # 4-player trace alone 22 min, most of it @256 → @512 and its ceiling); then belief, the
 # search that weights its deals by the others' actions, against the reference that sees
-# the other hands (make skill-belief alone: about 10 min).
+# the other hands (make skill-belief alone: about 10 min on two workers).
 skill: $(STAMP) skill-belief
 	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy ismcts --budgets 4,8,16,32,64,128,256,512 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-4p
 	$(VENV)/bin/demos-sim skill --game demos --mode 2v2 --policy ismcts --budgets 4,8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient --out results/skill/demos-2v2
@@ -46,7 +46,7 @@ skill: $(STAMP) skill-belief
 	$(VENV)/bin/demos-sim skill --game protocole --mode coop --level 2 --players 4 --policy ismcts --budgets 2,4,8,16,32,64 --games 800 --seed 2026 --ceiling omniscient --out results/skill/protocole-coop-l2-4p
 
 skill-belief: $(STAMP)
-	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy belief --budgets 8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient_hands --out results/skill/demos-4p-belief
+	$(VENV)/bin/demos-sim skill --game demos --rules full --players 4 --policy belief --budgets 8,16,32,64,128 --games 800 --seed 2026 --ceiling omniscient_hands --out results/skill/demos-4p-belief --workers 2
 
 # The DĒMOS apprentice's weights (demos_sim/demos/policies/apprentice_weights.py): ismcts@256's
 # choices at every discard turn and veto of 2,400 games of tuned self-play and 1,200 of the

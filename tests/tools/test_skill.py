@@ -5,6 +5,7 @@ Protocole all together, where the gain is a paired win-rate difference)."""
 import csv
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -274,4 +275,16 @@ def test_committed_traces_match_the_skill_page_and_make_skill(folder, column, ta
     make = (root / "Makefile").read_text()
     assert "$(VENV)/bin/" + t["command"] in make
     assert t["command"] in whole
+    assert t["git_revision"] and not t["git_revision"].endswith("-dirty")
+
+
+@pytest.mark.parametrize("folder", sorted(p.name for p in (Path(__file__).resolve().parents[2]
+                                                           / "results" / "skill").iterdir()))
+def test_every_committed_trace_comes_from_make_skill_at_a_clean_checkout(folder):
+    """Each results/skill/<folder> (the belief trace too, which its page shows whole) was
+    written by a command that `make skill` runs, from a committed revision."""
+    root = Path(__file__).resolve().parents[2]
+    t = json.loads((root / "results" / "skill" / folder / "skill.json").read_text())
+    assert "$(VENV)/bin/" + t["command"] in (root / "Makefile").read_text()
+    assert t["command"].endswith(f"--out results/skill/{folder}")
     assert t["git_revision"] and not t["git_revision"].endswith("-dirty")

@@ -394,5 +394,5 @@ class Engine:
             if msg is None:
                 continue
             job.take(msg)
-            if msg["type"] in ("done", "error"):
+            if job.finished:           # "done", "error", a sample's "replay", a "solved"
                 return

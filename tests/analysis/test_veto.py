@@ -268,7 +268,7 @@ def test_best_response_and_deterrence_tables(tables):
     assert (br["vetoes_noveto"] == 0).all()                   # a barred seat never vetoes
     assert (br["vetoes_ref"] <= 1).all()                      # one veto a player (D3.4.1)
     dt = tables["veto_deterrence"]
-    assert list(dt["bot"]) == list(veto.EXPERIMENT_RUNGS[veto.DETERRENCE])
+    assert list(dt["bot"]) == list(rungs(veto, veto.DETERRENCE)) == list(veto.RUNGS)
     assert (dt["seats"] == "0,2").all() and (dt["vetoes_used"] <= 1).all()
     assert np.allclose(dt["deterrence"], dt["share_unused_veto"] - dt["share_no_veto"])
     assert np.allclose(dt["total"], dt["share_used_veto"] - dt["share_no_veto"])

@@ -203,3 +203,31 @@ def test_a_sample_game_waits_for_the_engine_not_forever(client, monkeypatch):
         time.sleep(0.1)
     html = client.post("/replay", data={"game": "demos", "v_carre_points": "40"}).text
     assert "<b>Round " in html, html[:300]
+
+
+def test_the_engine_is_free_as_soon_as_a_sample_game_has_answered():
+    """A sample game ends with its "replay" (a search with its "solved"; the engine stops
+    listening when the job is finished, whatever its last word): the engine takes the
+    next job at once, in the same child process. Before, it waited for a "done" that never
+    came until the sample game's time limit (30 s) ended the child."""
+    from demos_sim.explorer.engine import Engine
+    from demos_sim.explorer.form import read_form
+
+    eng = Engine(inline=False)
+    try:
+        setup = read_form({"game": "demos", "v_carre_points": "40", "games": "4096",
+                             "half_width": ""})
+        first = eng.submit_replay(setup, "change", 0)
+        t = time.monotonic()
+        while first.active and time.monotonic() - t < 120:
+            time.sleep(0.05)
+        assert first.state == "done" and first.replay is not None, first.message
+        pid = eng._proc.pid
+        run = eng.submit(setup)
+        while run.active and time.monotonic() - t < 240:
+            time.sleep(0.05)
+        assert run.state == "done", run.message
+        assert eng._proc.pid == pid                  # the same engine process played both
+        assert first.state == "done"                 # and the sample game kept its answer
+    finally:
+        eng.close()

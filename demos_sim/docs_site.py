@@ -202,16 +202,17 @@ def ladder_markdown(results: Path | None = None) -> str:
     return (rest if head.startswith("# ") else head + "\n" + rest).lstrip("\n")
 
 
-def skill_markdown(folder: str, results: Path | None = None) -> str:
+def skill_markdown(folder: str, results: Path | None = None, level: int = 4) -> str:
     """A committed skill trace, ``results/skill/FOLDER/skill.md`` (written by ``demos-sim
-    skill``), its title a level down: the sentence, the table, the ceiling, the speeds, the
-    command and the provenance. A page shows it where it says ``<!-- skill: FOLDER -->``."""
+    skill``), its title a heading of ``level`` (under the page's ``###`` section): the
+    sentence, the table, the ceiling, the speeds, the command and the provenance. A page
+    shows it where it says ``<!-- skill: FOLDER -->``."""
     results = Path(results) if results is not None else ROOT / "results" / "skill"
     path = results / folder / "skill.md"
     if not path.exists():              # no committed trace: say so, never fail the site
         return f"*Not available: results/skill/{folder}/skill.md is missing.*\n"
     text = path.read_text()
-    return "#" + text if text.startswith("# ") else text
+    return "#" * (level - 1) + text if text.startswith("# ") else text
 
 
 def _pct(x) -> str:

@@ -268,10 +268,10 @@ def test_the_strong_play_page_says_whether_assemblee_needs_inference(tmp_path):
 
 def test_a_skill_marker_shows_the_committed_trace(tmp_path):
     """``<!-- skill: FOLDER -->`` puts results/skill/FOLDER/skill.md there, its title a
-    level down; a missing trace is said, not an error."""
+    heading under the page's ### section; a missing trace is said, not an error."""
     from demos_sim.docs_site import skill_markdown
 
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "skill.md").write_text("# Skill trace: x\n\nOne sentence.\n")
-    assert skill_markdown("t", tmp_path) == "## Skill trace: x\n\nOne sentence.\n"
+    assert skill_markdown("t", tmp_path) == "#### Skill trace: x\n\nOne sentence.\n"
     assert "Not available" in skill_markdown("none", tmp_path)

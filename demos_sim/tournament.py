@@ -71,6 +71,7 @@ import numpy as np
 
 from demos_sim import ConfigError
 from demos_sim.restricted import check_specs
+from demos_sim.runner.backends import add_backend_options
 from demos_sim.sim_common import Z95
 
 # ------------------------------------------------------------------ seat patterns
@@ -717,14 +718,7 @@ def add_play_options(p, store_help: str, workers: int = 1) -> None:
     """``--workers``, ``--backend``, ``--scheduler`` and ``--store``: how the games are
     played (:func:`demos_sim.runner.points.play_points`); the numbers do not depend on
     them."""
-    p.add_argument("--workers", type=int, default=workers,
-                   help="worker processes (local) or LocalCluster workers (dask); the "
-                        "numbers are the same for any count")
-    p.add_argument("--backend", choices=("local", "dask"), default="local",
-                   help="local: processes on this machine; dask: distributed (a "
-                        "LocalCluster unless --scheduler)")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    add_backend_options(p, workers)
     p.add_argument("--store", metavar="DIR", default=None, help=store_help)
 
 

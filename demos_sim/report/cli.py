@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from demos_sim import ConfigError
+from demos_sim.runner.backends import add_backend_options
 
 
 def add_report_parser(sub) -> None:
@@ -63,14 +64,9 @@ def add_analyse_parser(sub) -> None:
     ap.add_argument("names", nargs="*", metavar="NAME", help="analyses to run (default: all)")
     ap.add_argument("--out", default=str(DEFAULT_OUT), metavar="DIR",
                     help=f"output folder (default {DEFAULT_OUT})")
-    ap.add_argument("--workers", type=int, default=1, help="worker processes per run")
-    ap.add_argument("--backend", choices=("local", "dask"), default="local",
-                    help="where every run, tune and follow-up game (fresh-deal "
-                         "confirmations, replays by other bots) plays: local processes "
-                         "(default) or a Dask cluster")
-    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                    help="the Dask scheduler (with --backend dask; default: a local "
-                         "cluster of --workers processes)")
+    add_backend_options(ap, backend_help="where every run, tune and follow-up game "
+                        "(fresh-deal confirmations, replays by other bots) plays: local "
+                        "processes (default) or a Dask cluster")
     ap.add_argument("--games", type=int, default=None,
                     help="a quick look: N games per grid point at a file's main rung, "
                          "the other rungs in proportion to their shares, at least 4 "

@@ -113,6 +113,22 @@ class DaskBackend:
             self._cluster.close()
 
 
+BACKEND_HELP = ("local: processes on this machine; dask: distributed (a LocalCluster unless "
+                "--scheduler)")
+
+
+def add_backend_options(p, workers: int = 1, backend_help: str = BACKEND_HELP) -> None:
+    """``--workers``, ``--backend`` and ``--scheduler`` of a command that plays games: where
+    they play (:func:`make_backend`); the numbers do not depend on them."""
+    p.add_argument("--workers", type=int, default=workers,
+                   help="worker processes (local) or LocalCluster workers (dask); the "
+                        "numbers are the same for any count")
+    p.add_argument("--backend", choices=("local", "dask"), default="local", help=backend_help)
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default with "
+                        "--backend dask: a local cluster of --workers processes)")
+
+
 def make_backend(backend: str, workers: int, scheduler: str | None = None,
                  dask_processes: bool = True):
     if workers < 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from demos_sim.runner.backends import add_backend_options
 from demos_sim.runner.units import pct, pct_ci, pp, pp_ci
 
 
@@ -17,13 +18,7 @@ def add_run_parser(sub) -> None:
                          "'The file format')")
     rp.add_argument("--games", type=int, default=None,
                     help="games per grid point (under a stopping rule: its maximum)")
-    rp.add_argument("--workers", type=int, default=1,
-                    help="worker processes (local) or LocalCluster workers (dask)")
-    rp.add_argument("--backend", choices=("local", "dask"), default="local",
-                    help="local: joblib processes; dask: distributed (LocalCluster "
-                         "unless --scheduler)")
-    rp.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    add_backend_options(rp)
     rp.add_argument("--out", metavar="DIR", default=None,
                     help="results folder (default results/<experiment name>)")
     rp.add_argument("--quiet", action="store_true", help="no progress bar or lines, no summary")

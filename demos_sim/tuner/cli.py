@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from demos_sim.runner.backends import add_backend_options
+
 
 def add_tune_parser(sub) -> None:
     ap = sub.add_parser(
@@ -20,13 +22,7 @@ def add_tune_parser(sub) -> None:
                     help="the tune file (format: README, 'Tuning point values')")
     ap.add_argument("--out", default=None, metavar="DIR", help="output folder "
                     "(default results/<name>)")
-    ap.add_argument("--workers", type=int, default=1,
-                    help="worker processes (local) or LocalCluster workers (dask)")
-    ap.add_argument("--backend", choices=("local", "dask"), default="local",
-                    help="local: joblib processes; dask: distributed (LocalCluster "
-                         "unless --scheduler)")
-    ap.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                    help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    add_backend_options(ap)
     ap.add_argument("--trials", type=int, default=None, help="search trials (file's default)")
     ap.add_argument("--games", type=int, default=None, help="games per search trial")
     ap.add_argument("--final-games", type=int, default=None,

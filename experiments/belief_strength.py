@@ -1,7 +1,7 @@
 """How strong is ``belief``? Seat-rotated matches on common deals (DĒMOS, 4 players, full rules).
 
     .venv/bin/python experiments/belief_strength.py [--deals 1500] [--out results/belief]
-        [--plugin experiments/plugins/belief_variants.py] [--only NAME,…]
+        [--plugin experiments/plugins/belief_variants.py] [--only NAME,…] [--workers 1]
 
 Each match is ``demos_sim.tournament.match`` (the tournament's play path: ABAB and BABA
 on the same deals of a seed; win share of the games the two policies won, delta-method
@@ -15,7 +15,7 @@ is computed on the same deals with a bootstrap over deals (2,000 resamples, perc
 95% interval). Each match's per-deal results are kept in ``OUT/matches/*.npz`` and a
 finished match is not played again (delete its file to replay it). Writes
 ``OUT/strength.csv`` (one row per match, with seed, deals, contract, package version and
-git revision) and ``OUT/gap_closure.csv``.
+git revision of the run that played the match) and ``OUT/gap_closure.csv``.
 """
 
 from __future__ import annotations
@@ -41,24 +41,32 @@ MATCHES = [
     ("belief64_vs_ismcts64", "belief@64", "ismcts@64", 8, 1.5),
     ("belief_game64_vs_belief64", "belief_game@64", "belief@64", 12, 1.0),
     ("belief256_vs_ismcts256", "belief@256", "ismcts@256", 9, 0.5),
+    # the apprentice's target (a 95% low above 0.55 against heuristic), on deals of its own
+    ("apprentice_vs_heuristic", "apprentice", "heuristic", 13, 40.0),
 ]
 
 
-def _play(name, a, b, seed, deals, out: Path, plugins) -> Match:
+def _play(name, a, b, seed, deals, out: Path, plugins, workers: int,
+          before: dict) -> tuple[Match, str]:
+    """The match and the git revision that played it (a kept match: its file's, else the
+    previous strength.csv's row ``before[name]``)."""
     path = out / "matches" / f"{name}.npz"
     if path.exists():
         z = np.load(path, allow_pickle=False)
         if int(z["deals"]) == deals and str(z["a_spec"]) == a and str(z["b_spec"]) == b:
+            git = str(z["git"]) if "git" in z else before.get(name, "unknown")
             return Match("demos", (a, b), deals, seed, [str(r) for r in z["rotations"]],
-                         z["a"], z["b"], float(z["wall_s"]))
+                         z["a"], z["b"], float(z["wall_s"])), git
     t = time.perf_counter()
-    m = match("demos", make_config("demos", 4, rules="full"), a, b, deals, seed, plugins)
+    m = match("demos", make_config("demos", 4, rules="full"), a, b, deals, seed, plugins,
+              workers=workers)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.npz")
+    git = git_revision()
     np.savez(tmp, a=m.a, b=m.b, deals=deals, seed=seed, a_spec=a, b_spec=b,
-             rotations=np.array(m.rotations), wall_s=time.perf_counter() - t)
+             rotations=np.array(m.rotations), wall_s=time.perf_counter() - t, git=git)
     tmp.replace(path)
-    return m
+    return m, git
 
 
 def _share(a, b):
@@ -87,15 +95,19 @@ def main(argv=None):
     ap.add_argument("--plugin", action="append",
                     default=["experiments/plugins/belief_variants.py"])
     ap.add_argument("--only", default="")
+    ap.add_argument("--workers", type=int, default=1)
     a = ap.parse_args(argv)
     out = Path(a.out)
+    before = {}
+    if (out / "strength.csv").exists():
+        before = dict(pd.read_csv(out / "strength.csv")[["match", "git"]].itertuples(False))
     only = set(filter(None, a.only.split(",")))
     rows, played = [], {}
     for name, pa, pb, seed, f in MATCHES:
         if only and name not in only:
             continue
         deals = max(1, int(round(a.deals * f)))
-        m = _play(name, pa, pb, seed, deals, out, tuple(a.plugin))
+        m, git = _play(name, pa, pb, seed, deals, out, tuple(a.plugin), a.workers, before)
         played[name] = m
         w, ci = m.win_share()
         p = m.paired()
@@ -104,7 +116,7 @@ def main(argv=None):
                          ci95_high=ci[1], wins_per_game_diff=p["mean_diff_per_game"],
                          diff_ci95_low=p["ci95"][0], diff_ci95_high=p["ci95"][1],
                          wall_s=round(m.wall_s, 1), contract=CONTRACT, version=__version__,
-                         git=git_revision()))
+                         git=git))
         print(f"{name}: {pa} win share {w:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] against {pb} "
               f"({deals} deals, seed {seed}); paired {p['mean_diff_per_game']:+.4f} wins/game "
               f"[{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]", flush=True)

@@ -46,7 +46,9 @@ card, ``:nomedia`` as ``heuristic``. Weight blocks: one per decision kind, in th
 Measured with the committed weights (4 players, full rules, win share of decided games,
 seat-rotated on common deals; ``demos-sim tournament --policies apprentice,B --games 2000
 --seed 7``): against ``heuristic`` 0.560 [0.544, 0.575] (8,000 other deals, seed 8: 0.556
-[0.548, 0.563]); against ``ismcts@256`` 0.473 [0.458, 0.489]. Each learned kind alone, the
+[0.548, 0.563]; 60,000 other deals, seed 13, ``experiments/belief_strength.py`` into
+``results/belief/strength.csv``: 0.556 [0.553, 0.559]); against ``ismcts@256`` 0.473
+[0.458, 0.489]. Each learned kind alone, the
 rest ``heuristic``'s (8,000 deals, seed 8): public 0.533, secret 0.517, unanimous 0.505,
 public and secret 0.553. Speed (``demos-sim simulate --policies P --games 20000 --workers
 1``, back to back on a loaded 2-core machine): 7,700–8,900 rounds/s against ``greedy``'s

@@ -7,6 +7,13 @@ TSTAMP := $(VENV)/.installed-test
 
 .PHONY: demo test test-fast docs bench analyses serve skill skill-belief apprentice clean
 
+# Python keeps the bytecode of what it imports (__pycache__/, ignored by git) even where the
+# environment asks it not to (PYTHONDONTWRITEBYTECODE): uv installs the dependencies without
+# bytecode, so otherwise every Python process the tests start (workers, command-line runs,
+# notebook kernels, pools) compiled numpy, pandas, scipy, numba and matplotlib from source
+# again — 4.6 s an import of the four in a fresh clone against 1.5 s with their bytecode.
+unexport PYTHONDONTWRITEBYTECODE
+
 # demos-sim and what it runs on, installed by uv (about 20 s from PyPI; pip took about
 # 2 min for the same); pip when uv cannot be had or cannot install (a machine that reaches
 # only a local package index: pip reads its pip.conf, uv does not).

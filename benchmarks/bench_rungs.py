@@ -34,8 +34,8 @@ sys.path.insert(0, str(HERE))
 import history  # noqa: E402  (stamps the start date and load before anything runs)
 
 RUNGS = {
-    "demos": ["random", "greedy", "heuristic", "tuned", "search", "ismcts@16", "ismcts@64",
-              "ismcts@256", "omniscient"],
+    "demos": ["random", "greedy", "heuristic", "tuned", "apprentice", "search", "ismcts@16",
+              "ismcts@64", "belief@64", "ismcts@256", "omniscient"],
     "protocole": ["random", "cautious", "planner", "ismcts@16", "ismcts@64", "omniscient"],
 }
 

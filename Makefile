@@ -63,7 +63,7 @@ apprentice: $(STAMP)
 	$(VENV)/bin/demos-sim train-apprentice --teacher ismcts@256 --games 2400 --dagger-games 1200 --seed 0 --workers 2
 
 # Both tiers run on the machine's two cores (pytest-xdist, a file per worker at a time),
-# after compiling the games' kernels into numba's cache, one process per group of games
+# after compiling the games' kernels into numba's cache in two balanced processes
 # (demos_sim/warm.py: otherwise both workers compile the same kernels on a fresh checkout).
 test: $(TSTAMP)
 	$(VENV)/bin/lint-imports --no-cache

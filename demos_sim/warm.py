@@ -5,10 +5,10 @@ played by its cheapest policy at every seat, which compiles the engine; the poli
 it as first-class functions of one signature, so the compiled engine serves every policy)
 and its **policies** (every built-in policy module, each compiled when defined). The parts
 run in two processes, DĒMOS's kernel with Protocole in one and DĒMOS's policies with
-L'Assemblée in the other. Cold, on one core of this machine (2026-12-05): DĒMOS's kernel
-62 s, its policies 50 s (ismcts 40 s, apprentice 14 s after the kernel), Protocole 29 s,
-L'Assemblée 35 s; about 90 s of wall time, where DĒMOS whole in one process took 108 s
-while the other idled after 64 s. While the cache is current it takes about a second.
+L'Assemblée in the other. In a fresh clone on this 2-core machine (``CI=true .ci/run``,
+2026-12-05): DĒMOS's kernel 64 s and Protocole 29 s; DĒMOS's policies 59 s and
+L'Assemblée 38 s; 97 s of wall time, where DĒMOS whole in one process took 104 s while the
+other process idled after 64 s (105 s). While the cache is current it takes about a second.
 ``make test`` runs it first: without it the two pytest workers each compiled the same
 kernels when they first needed them (the suite took 708 s on a cold cache and 477 s on a
 warm one, 2026-12-02).

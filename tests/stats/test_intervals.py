@@ -186,6 +186,29 @@ def test_holm_and_bh_by_hand():
     assert math.isnan(out[1]) and [out[0], out[2], out[3]] == pytest.approx([0.03, 0.06, 0.06])
 
 
+def test_holm_collects_only_what_the_call_made():
+    """statsmodels' Holm runs gc.collect() at every call; adjust freezes the objects alive
+    before it, so that collection skips them (seen from the collector's own callback), and
+    thaws them after (nothing stays frozen). Without the freeze the callback sees 0 frozen
+    objects."""
+    import gc
+
+    keep = [[i] for i in range(10_000)]          # objects the collector would walk
+    seen = []
+
+    def watch(phase, info):
+        if phase == "start" and info["generation"] == 2:
+            seen.append(gc.get_freeze_count())
+
+    gc.callbacks.append(watch)
+    try:
+        stats.adjust([0.01, 0.04, 0.03], "holm")
+    finally:
+        gc.callbacks.remove(watch)
+    assert seen and min(seen) >= len(keep)        # statsmodels did collect, with keep frozen
+    assert gc.get_freeze_count() == 0
+
+
 # ------------------------------------------------------------------ every table function
 EDGES = [(0, 10), (10, 10), (1, 1), (0, 1), (0, 94315), (94315, 94315)]
 

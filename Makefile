@@ -70,7 +70,7 @@ test: $(TSTAMP)
 	$(PY) -m demos_sim.warm
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
-# The fast tier for iteration (about 2.5 minutes on a warm numba cache: 142 s at 0a45dec): the import contracts
+# The fast tier for iteration (about 3¼ minutes on a warm numba cache: 198 s at fdceaa0): the import contracts
 # and every test not marked slow (tests/conftest.py, SLOW).
 test-fast: $(TSTAMP)
 	$(VENV)/bin/lint-imports --no-cache

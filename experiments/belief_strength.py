@@ -13,7 +13,8 @@ share seed 11, so their deals are common and the **gap closure** toward
 
 is computed on the same deals with a bootstrap over deals (2,000 resamples, percentile
 95% interval). Each match's per-deal results are kept in ``OUT/matches/*.npz`` and a
-finished match is not played again (delete its file to replay it). Writes
+finished match is not played again (delete its file to replay it); with ``--only`` the
+other matches' rows of ``OUT/strength.csv`` are kept. Writes
 ``OUT/strength.csv`` (one row per match, with seed, deals, contract, package version and
 git revision of the run that played the match) and ``OUT/gap_closure.csv``.
 """
@@ -63,7 +64,7 @@ def _play(name, a, b, seed, deals, out: Path, plugins, workers: int,
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".part.npz")
     git = git_revision()
-    np.savez(tmp, a=m.a, b=m.b, deals=deals, seed=seed, a_spec=a, b_spec=b,
+    np.savez_compressed(tmp, a=m.a, b=m.b, deals=deals, seed=seed, a_spec=a, b_spec=b,
              rotations=np.array(m.rotations), wall_s=time.perf_counter() - t, git=git)
     tmp.replace(path)
     return m, git
@@ -98,9 +99,10 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=1)
     a = ap.parse_args(argv)
     out = Path(a.out)
-    before = {}
+    kept = pd.DataFrame(columns=["match", "git"])
     if (out / "strength.csv").exists():
-        before = dict(pd.read_csv(out / "strength.csv")[["match", "git"]].itertuples(False))
+        kept = pd.read_csv(out / "strength.csv")
+    before = dict(kept[["match", "git"]].itertuples(False))
     only = set(filter(None, a.only.split(",")))
     rows, played = [], {}
     for name, pa, pb, seed, f in MATCHES:
@@ -121,7 +123,11 @@ def main(argv=None):
               f"({deals} deals, seed {seed}); paired {p['mean_diff_per_game']:+.4f} wins/game "
               f"[{p['ci95'][0]:+.4f}, {p['ci95'][1]:+.4f}]", flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(out / "strength.csv", index=False)
+    # rows of the matches not played by this call (--only) are kept as they were
+    order = [m[0] for m in MATCHES]
+    table = pd.concat([kept[kept["match"].isin(set(order) - set(played))], pd.DataFrame(rows)])
+    table = table.sort_values("match", key=lambda s: s.map(order.index), kind="stable")
+    table.to_csv(out / "strength.csv", index=False)
     keys = ("ismcts64_vs_heuristic", "belief64_vs_heuristic", "omniscient_hands64_vs_heuristic")
     if all(k in played for k in keys):
         g, ci, dci = gap_closure(*(played[k] for k in keys))

@@ -207,6 +207,13 @@ def test_holm_collects_only_what_the_call_made():
         gc.callbacks.remove(watch)
     assert seen and min(seen) >= len(keep)        # statsmodels did collect, with keep frozen
     assert gc.get_freeze_count() == 0
+    gc.freeze()                                   # frozen by someone else: left frozen
+    try:
+        frozen = gc.get_freeze_count()
+        stats.adjust([0.01, 0.04, 0.03], "holm")
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
 
 
 # ------------------------------------------------------------------ every table function
